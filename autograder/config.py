@@ -1,0 +1,57 @@
+"""The course's nbgrader configuration and settings, in one place.
+
+``nbgrader_config.py`` at the repository root loads :func:`nbgrader_config` so that nbgrader's own
+command line and JupyterLab's formgrader see the same settings as ``python -m autograder``.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from traitlets.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DIR = "solutions"
+RELEASE_DIR = "notebooks"
+CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+CELL_TIMEOUT_S = 120  # per cell when grading; a whole lesson runs in well under a minute
+BADGE_MARKER = "<!-- colab-badge -->"
+
+
+def course_settings(root: Path = ROOT) -> dict:
+    with open(root / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["tool"]["course"]
+
+
+def colab_url(lesson: str, root: Path = ROOT) -> str:
+    s = course_settings(root)
+    repo = s["repository"].removeprefix("https://github.com/").strip("/")
+    return (f"https://colab.research.google.com/github/{repo}/blob/{s['branch']}/"
+            f"{RELEASE_DIR}/{lesson}/{lesson}.ipynb")
+
+
+def colab_badge(lesson: str, root: Path = ROOT) -> str:
+    return (f'<a href="{colab_url(lesson, root)}" target="_parent">'
+            '<img src="https://colab.research.google.com/assets/colab-badge.svg" '
+            'alt="Open In Colab"/></a>')
+
+
+def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:
+    """nbgrader settings for a course directory laid out like this repository."""
+    c = Config()
+    c.CourseDirectory.root = str(course_root)
+    c.CourseDirectory.source_directory = SOURCE_DIR
+    c.CourseDirectory.release_directory = RELEASE_DIR
+    c.CourseDirectory.course_id = "tpu-precision-course"
+    if db_path is not None:
+        c.CourseDirectory.db_url = f"sqlite:///{db_path}"
+    c.ClearSolutions.code_stub = {"python": CODE_STUB}
+    c.ClearSolutions.enforce_metadata = True
+    c.ExecutePreprocessor.timeout = CELL_TIMEOUT_S
+    c.Execute.timeout = CELL_TIMEOUT_S
+    c.Execute.interrupt_on_timeout = True
+    c.Execute.allow_errors = True
+    c.OverwriteCells.add_missing_cells = True
+    c.IncludeHeaderFooter.header = ""
+    c.Exchange.root = str(Path(course_root) / ".exchange")
+    return c

@@ -1,0 +1,62 @@
+"""Small helpers on nbgrader notebooks shared by the release, the grader and the tests."""
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+from nbgrader.preprocessors import ClearHiddenTests, ClearOutput, ClearSolutions
+
+ROOT = Path(__file__).resolve().parent.parent
+STUB = "raise NotImplementedError()"
+
+
+def cell_grade_id(cell) -> str:
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "") or ""
+
+
+def lessons(root: Path = ROOT) -> list[str]:
+    """Lesson names, in order, from solutions/<NN_name>/<NN_name>.ipynb.
+
+    COURSE_LESSONS=02_matmul_accumulation,03_int8_quantization restricts every command to those
+    lessons (handy while authoring one).
+    """
+    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb")
+                   if p.stem == p.parent.name)
+    only = [n for n in os.environ.get("COURSE_LESSONS", "").split(",") if n]
+    return [n for n in names if n in only] if only else names
+
+
+def student_version(nb):
+    """The stubbed, hidden-test-free version of a source notebook, without nbgrader's gradebook.
+
+    The real release goes through ``nbgrader generate_assignment`` (see release.py); this
+    in-memory version is for quick checks.
+    """
+    nb = copy.deepcopy(nb)
+    resources: dict = {}
+    nb, resources = ClearSolutions(code_stub={"python": STUB}).preprocess(nb, resources)
+    nb, resources = ClearHiddenTests().preprocess(nb, resources)
+    nb, resources = ClearOutput().preprocess(nb, resources)
+    return nb
+
+
+def solution_code(cell_source: str) -> str:
+    """An answer cell's source with nbgrader's solution markers removed."""
+    return "\n".join(line for line in cell_source.splitlines()
+                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+
+
+def fill_answers(student_nb, source_nb, overrides: dict[str, str] | None = None):
+    """A submission: the student release with every answer cell filled in from the source
+    notebook, except the functions in ``overrides`` ({function: code}), which get that code."""
+    overrides = overrides or {}
+    answers = {cell_grade_id(c): solution_code(c.source) for c in source_nb.cells
+               if cell_grade_id(c).startswith("answer_")}
+    nb = copy.deepcopy(student_nb)
+    for cell in nb.cells:
+        gid = cell_grade_id(cell)
+        if gid.startswith("answer_"):
+            function = gid.removeprefix("answer_")
+            cell.source = overrides.get(function, answers[gid])
+    return nb

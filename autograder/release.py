@@ -1,0 +1,110 @@
+"""Generate the student release (notebooks/) from the instructor source (solutions/).
+
+The release is made by nbgrader's own ``generate_assignment`` in a scratch course directory, so
+the stubs, hidden-test removal, checksums and gradebook are nbgrader's. Before that, the title
+cell's ``<!-- colab-badge -->`` marker becomes the Open-in-Colab badge built from the one
+configured repository URL (pyproject.toml, [tool.course]).
+"""
+from __future__ import annotations
+
+import contextlib
+import filecmp
+import io
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from .config import BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, nbgrader_config
+from .notebooks import lessons
+
+
+def with_badge(nb, lesson: str, root: Path = ROOT):
+    """Replace the badge marker in the title cell with the lesson's Colab badge."""
+    first = nb.cells[0]
+    if first.cell_type != "markdown" or BADGE_MARKER not in first.source:
+        raise ValueError(f"{lesson}: the first cell must be markdown holding {BADGE_MARKER}")
+    first.source = first.source.replace(BADGE_MARKER, colab_badge(lesson, root))
+    return nb
+
+
+def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = None) -> list[str]:
+    """Copy the source notebooks into a scratch nbgrader course, badges filled in."""
+    names = names or lessons(root)
+    for lesson in names:
+        src = root / SOURCE_DIR / lesson
+        dst = course / SOURCE_DIR / lesson
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        path = dst / f"{lesson}.ipynb"
+        nb = nbformat.read(str(path), as_version=4)
+        nbformat.write(with_badge(nb, lesson, root), str(path))
+    return names
+
+
+def generate(course: Path, names: list[str], db_path: Path) -> None:
+    """Run nbgrader generate_assignment for each lesson inside ``course``."""
+    from nbgrader.apps import NbGraderAPI
+
+    logging.getLogger("traitlets").setLevel(logging.ERROR)
+    api = NbGraderAPI(config=nbgrader_config(course, db_path))
+    for lesson in names:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            result = api.generate_assignment(lesson, force=True, create=True)
+        if not result["success"]:
+            raise RuntimeError(f"nbgrader generate_assignment {lesson} failed:\n{result['log']}\n"
+                               f"{result.get('error', '')}")
+
+
+def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None) -> list[str]:
+    """Write the student release for every lesson to ``out`` (one folder per lesson)."""
+    with tempfile.TemporaryDirectory(prefix="course-release-") as tmp:
+        course = Path(tmp)
+        names = prepare_course(course, root)
+        generate(course, names, db_path or course / "gradebook.db")
+        out.mkdir(parents=True, exist_ok=True)
+        for lesson in names:
+            target = out / lesson
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(course / RELEASE_DIR / lesson, target)
+            for nb_path in target.glob("*.ipynb"):  # one canonical JSON layout
+                nbformat.write(nbformat.read(str(nb_path), as_version=4), str(nb_path))
+    return names
+
+
+def stale_files(root: Path = ROOT) -> list[str]:
+    """Differences between the committed release and a fresh one (empty when in sync)."""
+    with tempfile.TemporaryDirectory(prefix="course-release-check-") as tmp:
+        fresh = Path(tmp) / RELEASE_DIR
+        build_release(fresh, root)
+        committed = root / RELEASE_DIR
+        problems = []
+        fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
+        committed_files = {p.relative_to(committed) for p in committed.rglob("*")
+                           if p.is_file() and ".ipynb_checkpoints" not in p.parts}
+        problems += [f"missing from {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
+        problems += [f"not generated from {SOURCE_DIR}/: {p}" for p in sorted(committed_files - fresh_files)]
+        for rel in sorted(fresh_files & committed_files):
+            if not filecmp.cmp(fresh / rel, committed / rel, shallow=False):
+                problems.append(f"differs from a fresh release: {RELEASE_DIR}/{rel}")
+        return problems
+
+
+def release(root: Path = ROOT, check: bool = False) -> int:
+    if check:
+        problems = stale_files(root)
+        for p in problems:
+            print(p)
+        if problems:
+            print("The student release is stale: run `make release` (python -m autograder release).")
+            return 1
+        print(f"{RELEASE_DIR}/ is in sync with {SOURCE_DIR}/.")
+        return 0
+    target = root / RELEASE_DIR
+    names = build_release(target, root)
+    for stale in sorted(p for p in target.iterdir() if p.is_dir() and p.name not in names):
+        shutil.rmtree(stale)
+    print(f"Released {len(names)} lessons to {RELEASE_DIR}/: {', '.join(names)}")
+    return 0

@@ -1,0 +1,108 @@
+"""Plausible wrong answers for lesson 02 (see docs/AUTHORING.md)."""
+
+_EVAL = '''
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    reference = {REFERENCE}
+    xb, wb = x.astype({LOW}), w.astype({LOW})
+    a = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    b = jnp.dot(xb, wb, preferred_element_type={LOW})
+    cmax = jnp.max(jnp.abs(w), axis={AXIS}, keepdims=True)
+    scale = jnp.where(cmax == 0, 1.0, cmax / {QMAX})
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    c = jnp.dot(x, q.astype(jnp.float32) * scale, precision=jax.lax.Precision.HIGHEST)
+    rows = []
+    for label, out, wbytes, sbytes in [("bf16 f32 acc", a, {BF16_BYTES}, 0), ("bf16 out", b, {BF16_BYTES}, 0),
+                                       ("int8", c, q.size, {SCALE_BYTES})]:
+        d = np.abs(np.asarray(out, np.float64) - np.asarray(reference, np.float64))
+        rows.append({{"policy": label, "max_abs_err": round(float(d.max()), 5),
+                     "mean_abs_err": round(float(d.mean()), 5),
+                     "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)}})
+    return rows
+'''
+_OK = dict(REFERENCE="np.asarray(x, np.float64) @ np.asarray(w, np.float64)", LOW="jnp.bfloat16",
+           AXIS=0, QMAX="127.0", BF16_BYTES="2 * w.size", SCALE_BYTES="4 * scale.size")
+
+
+def _eval(**change):
+    return _EVAL.format(**{**_OK, **change})
+
+
+_EMUL = '''
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    acc = np.zeros((xb.shape[0], wb.shape[1]), np.float32)
+    for k in {ORDER}:
+        acc = (acc + {PRODUCT}).astype({ACC}).astype(np.float32)
+    return acc
+'''
+_EMUL_OK = dict(ORDER="range(xb.shape[1])", PRODUCT="np.outer(xb[:, k], wb[k, :])", ACC="ml_dtypes.bfloat16")
+
+
+def _emul(**change):
+    return _EMUL.format(**{**_EMUL_OK, **change})
+
+
+_CURVE = '''
+def accumulation_error_curve(ks, seed=0):
+    curve = {{"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}}
+    for k in ks:
+        k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+        x = jax.random.normal({KX}, (64, k), dtype=jnp.float32)
+        w = jax.random.normal({KW}, (k, 64), dtype=jnp.float32) * {SCALE}
+        ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        outs = {{"fp32_accum": jnp.dot(xb, wb, preferred_element_type=jnp.float32),
+                "bf16_output": jnp.dot(xb, wb, preferred_element_type={OUT}),
+                "bf16_accum": {EMUL}}}
+        curve["k"].append(k)
+        for name, out in outs.items():
+            curve[name].append(float(np.{STAT}(np.abs(np.asarray(out, np.float64) - ref))))
+    return curve
+'''
+_CURVE_OK = dict(KX="k1", KW="k2", SCALE="0.25", OUT="jnp.bfloat16",
+                 EMUL="emulated_bf16_accumulation(x, w)", STAT="max")
+
+
+def _curve(**change):
+    return _CURVE.format(**{**_CURVE_OK, **change})
+
+
+MUTANTS = [
+    {"function": "evaluate_precision_policies", "why": "float16 where bfloat16 is asked",
+     "source": _eval(LOW="jnp.float16")},
+    {"function": "evaluate_precision_policies", "why": "the seed's bytes: int8 bytes for every policy",
+     "source": _eval(BF16_BYTES="q.size", SCALE_BYTES="4 * scale.size")},
+    {"function": "evaluate_precision_policies", "why": "per-row scales (wrong axis)",
+     "source": _eval(AXIS=1)},
+    {"function": "evaluate_precision_policies", "why": "scale divides by 128",
+     "source": _eval(QMAX="128.0")},
+    {"function": "evaluate_precision_policies", "why": "reference computed from bf16-rounded inputs",
+     "source": _eval(REFERENCE="jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), "
+                               "preferred_element_type=jnp.float32)")},
+    {"function": "emulated_bf16_accumulation", "why": "f32 accumulation, one rounding at the end",
+     "source": _emul(ACC="np.float32") + "\n_inner = emulated_bf16_accumulation\n"
+               "emulated_bf16_accumulation = lambda x, w: np.asarray(_inner(x, w)).astype("
+               "ml_dtypes.bfloat16).astype(np.float32)\n"},
+    {"function": "emulated_bf16_accumulation", "why": "float16 accumulator",
+     "source": _emul(ACC="np.float16")},
+    {"function": "emulated_bf16_accumulation", "why": "sums right to left",
+     "source": _emul(ORDER="reversed(range(xb.shape[1]))")},
+    {"function": "emulated_bf16_accumulation", "why": "rounds each product to bf16 before adding",
+     "source": _emul(PRODUCT="np.outer(xb[:, k], wb[k, :]).astype(ml_dtypes.bfloat16).astype(np.float32)")},
+    {"function": "emulated_bf16_accumulation", "why": "does not round the inputs to bf16",
+     "source": _emul().replace(".astype(ml_dtypes.bfloat16).astype(np.float32)\n    wb",
+                               "\n    wb").replace("wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16)"
+                                                   ".astype(np.float32)", "wb = np.asarray(w, np.float32)")},
+    {"function": "accumulation_error_curve", "why": "keys swapped (x from k2, w from k1)",
+     "source": _curve(KX="k2", KW="k1")},
+    {"function": "accumulation_error_curve", "why": "forgets the 0.25 weight scale",
+     "source": _curve(SCALE="1.0")},
+    {"function": "accumulation_error_curve", "why": "mean instead of max error",
+     "source": _curve(STAT="mean")},
+    {"function": "accumulation_error_curve", "why": "bf16 output column is really f32 output",
+     "source": _curve(OUT="jnp.float32")},
+]
