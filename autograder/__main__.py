@@ -54,7 +54,7 @@ def check(notebook: Path, timeout: float) -> int:
         print(f"{notebook.name}: not a lesson of this course ({', '.join(lessons())})")
         return 2
     with tempfile.TemporaryDirectory(prefix="check-") as work:
-        build_template(Path(work))
+        build_template(Path(work), names=[lesson])
         r = grade_one(str(Path(work) / "course"), "you", lesson, str(notebook.resolve()), timeout)
     for t in r.tests:
         mark = "PASS" if t.score >= t.max_score else "FAIL"

@@ -55,8 +55,9 @@ class Lesson:
         cell.id = self._id()
         self.cells.append(cell)
 
-    def code(self, src: str) -> None:
-        cell = nbformat.v4.new_code_cell(_clean(src))
+    def code(self, src: str, tags: list[str] | None = None) -> None:
+        """A demo cell; tag it "summary" to have `make run` print its output."""
+        cell = nbformat.v4.new_code_cell(_clean(src), metadata={"tags": tags} if tags else {})
         cell.id = self._id()
         self.cells.append(cell)
 

@@ -154,10 +154,10 @@ def grade_one(template: str, student: str, lesson: str, submission: str, timeout
     return result
 
 
-def build_template(work: Path, root: Path = ROOT) -> list[str]:
+def build_template(work: Path, root: Path = ROOT, names: list[str] | None = None) -> list[str]:
     """A scratch course holding the source, the release and the gradebook that graders copy."""
     course = work / "course"
-    names = prepare_course(course, root)
+    names = prepare_course(course, root, names)
     generate(course, names, course / "gradebook.db")
     (course / "solutions").rename(course / "source")
     return names
@@ -200,8 +200,8 @@ def write_outputs(out: Path, results: list[Result]) -> None:
 
 
 def grade(submissions: Path, out: Path, jobs: int | None = None, timeout: float = 120,
-          root: Path = ROOT, quiet: bool = False) -> list[Result]:
-    names = lessons(root)
+          root: Path = ROOT, quiet: bool = False, names: list[str] | None = None) -> list[Result]:
+    names = names or lessons(root)
     found, unknown = find_submissions(submissions, names)
     students = sorted({s for s, _ in found} | {p.name for p in submissions.iterdir() if p.is_dir()})
     for path in unknown:
@@ -210,7 +210,7 @@ def grade(submissions: Path, out: Path, jobs: int | None = None, timeout: float 
     jobs = jobs or os.cpu_count() or 1
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="grade-template-") as work:
-        build_template(Path(work), root)
+        build_template(Path(work), root, names)
         template = str(Path(work) / "course")
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import nbformat
 
-from .config import BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, nbgrader_config
+from .config import (BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, colab_url,
+                     nbgrader_config)
 from .notebooks import lessons
 
 
@@ -74,6 +75,32 @@ def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None) -> 
     return names
 
 
+README_START, README_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
+
+
+def lessons_table(root: Path = ROOT) -> str:
+    """The README's lesson list, each with its Colab badge, from the titles of the notebooks."""
+    rows = ["| # | lesson | open |", "|---|---|---|"]
+    for lesson in lessons(root):
+        nb = nbformat.read(str(root / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
+        title = next((line[2:].strip() for line in nb.cells[0].source.splitlines()
+                      if line.startswith("# ")), lesson)
+        title = title.split("·", 1)[-1].strip()
+        rows.append(f"| {lesson[:2]} | [{title}]({RELEASE_DIR}/{lesson}/{lesson}.ipynb) | "
+                    f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]"
+                    f"({colab_url(lesson, root)}) |")
+    return "\n".join(rows)
+
+
+def readme_with_lessons(root: Path = ROOT) -> str:
+    text = (root / "README.md").read_text()
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"README.md needs the markers {README_START} and {README_END}")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    return f"{head}{README_START}\n{lessons_table(root)}\n{README_END}{tail}"
+
+
 def stale_files(root: Path = ROOT) -> list[str]:
     """Differences between the committed release and a fresh one (empty when in sync)."""
     with tempfile.TemporaryDirectory(prefix="course-release-check-") as tmp:
@@ -89,6 +116,8 @@ def stale_files(root: Path = ROOT) -> list[str]:
         for rel in sorted(fresh_files & committed_files):
             if not filecmp.cmp(fresh / rel, committed / rel, shallow=False):
                 problems.append(f"differs from a fresh release: {RELEASE_DIR}/{rel}")
+        if (root / "README.md").exists() and readme_with_lessons(root) != (root / "README.md").read_text():
+            problems.append("README.md: the lesson list is not the generated one")
         return problems
 
 
@@ -106,5 +135,6 @@ def release(root: Path = ROOT, check: bool = False) -> int:
     names = build_release(target, root)
     for stale in sorted(p for p in target.iterdir() if p.is_dir() and p.name not in names):
         shutil.rmtree(stale)
+    (root / "README.md").write_text(readme_with_lessons(root))
     print(f"Released {len(names)} lessons to {RELEASE_DIR}/: {', '.join(names)}")
     return 0

@@ -1,0 +1,123 @@
+"""Through nbgrader, end to end: the reference solution submitted as a student gets full marks,
+the untouched student notebook scores 0, one plausible wrong answer loses only its exercise's
+points; the command line writes the gradebook files and never prints hidden test code.
+
+One class (perfect, blank and wrong submissions of every lesson) is graded once for the module
+(run with --dist loadfile so a single xdist worker owns it); the tests read its results.
+"""
+import csv
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from autograder.grade import grade
+from autograder.lessoncheck import load_mutants
+from autograder.notebooks import cell_grade_id, fill_answers
+from conftest import LESSONS, ROOT, source_nb, student_nb
+
+pytestmark = pytest.mark.slow
+
+
+def points_by_test(lesson):
+    return {cell_grade_id(c): c.metadata["nbgrader"]["points"] for c in source_nb(lesson).cells
+            if cell_grade_id(c).startswith("test_")}
+
+
+def write(nb, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+
+
+def wrong_answer(lesson):
+    """The plausible wrong answer graded through nbgrader: for lesson 02 the seed's byte count
+    (fails the visible and the hidden test), elsewhere the first one listed."""
+    mutants = load_mutants(lesson)
+    return next((m for m in mutants if "bytes" in m["why"]), mutants[0]) \
+        if lesson == "02_matmul_accumulation" else mutants[0]
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory):
+    subs = tmp_path_factory.mktemp("class") / "submissions"
+    for lesson in LESSONS:
+        mutant = wrong_answer(lesson)
+        write(fill_answers(student_nb(lesson), source_nb(lesson)), subs / "perfect" / f"{lesson}.ipynb")
+        write(student_nb(lesson), subs / "blank" / f"{lesson}.ipynb")
+        write(fill_answers(student_nb(lesson), source_nb(lesson), {mutant["function"]: mutant["source"]}),
+              subs / "wrong" / f"{lesson}.ipynb")
+    results = grade(subs, subs.parent / "out", jobs=2, quiet=True)
+    return {(r.student, r.notebook): r for r in results}
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_solution_gets_full_marks(graded_class, lesson):
+    r = graded_class[("perfect", lesson)]
+    total = sum(points_by_test(lesson).values())
+    print(f"expected {total}/{total} ok, got {r.score}/{r.max_score} {r.status} {r.detail}")
+    assert (r.score, r.max_score, r.status) == (total, total, "ok")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_untouched_student_notebook_scores_zero(graded_class, lesson):
+    r = graded_class[("blank", lesson)]
+    total = sum(points_by_test(lesson).values())
+    print(f"expected 0/{total} ok, got {r.score}/{r.max_score} {r.status} {r.detail}")
+    assert (r.score, r.max_score, r.status) == (0, total, "ok")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_one_wrong_answer_loses_only_its_exercise(graded_class, lesson):
+    r = graded_class[("wrong", lesson)]
+    mutant = wrong_answer(lesson)
+    points = points_by_test(lesson)
+    own = {f"test_{mutant['function']}_visible", f"test_{mutant['function']}_hidden"}
+    scores = {t.grade_id: t.score for t in r.tests}
+    print(mutant["why"], scores)
+    assert r.status == "ok"
+    assert scores[f"test_{mutant['function']}_hidden"] == 0, "the wrong answer is caught"
+    for gid, pts in points.items():
+        if gid not in own:
+            assert scores[gid] == pts, f"{gid} lost points for another exercise's mistake"
+    assert r.score == sum(points.values()) - sum(points[g] for g in own if scores[g] == 0)
+    if lesson == "02_matmul_accumulation":  # fails both of its tests: exactly 4 of 11 points lost
+        assert (r.score, r.max_score) == (7, 11)
+
+
+def test_command_line_grade_and_check(tmp_path):
+    lesson = "02_matmul_accumulation"
+    subs = tmp_path / "subs"
+    write(fill_answers(student_nb(lesson), source_nb(lesson)), subs / "ada" / f"{lesson}.ipynb")
+    write(student_nb(lesson), subs / "bob" / f"{lesson}.ipynb")
+    (subs / "bob" / "notes.txt").write_text("not a notebook")
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "autograder"]
+    proc = subprocess.run(cmd + ["grade", str(subs), "--out", str(out), "--jobs", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "notes.txt" in proc.stderr, "unknown files are reported"
+    rows = list(csv.DictReader(open(out / "grades.csv")))
+    assert list(rows[0]) == ["student", "notebook", "score", "max_score", "status"]
+    by = {(r["student"], r["notebook"]): r for r in rows}
+    assert len(by) == 2 * len(LESSONS), "one row per student and lesson"
+    assert (by[("ada", lesson)]["score"], by[("ada", lesson)]["status"]) == ("11", "ok")
+    assert (by[("bob", lesson)]["score"], by[("bob", lesson)]["status"]) == ("0", "ok")
+    assert all(by[k]["status"] == "missing" for k in by if k[1] != lesson)
+    tests = list(csv.DictReader(open(out / "tests.csv")))
+    assert {t["grade_id"] for t in tests} == set(points_by_test(lesson))
+    feedback = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
+    assert "NotImplementedError" in feedback and "_ref_" not in feedback
+
+    ok = subprocess.run(cmd + ["check", str(subs / "ada" / f"{lesson}.ipynb")],
+                        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0 and "Score: 11 / 11" in ok.stdout, ok.stdout + ok.stderr
+    bad = subprocess.run(cmd + ["check", str(subs / "bob" / f"{lesson}.ipynb")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 1 and "FAIL" in bad.stdout and "Score: 0 / 11" in bad.stdout
+    printed = ok.stdout + bad.stdout + proc.stdout + proc.stderr
+    for cell in source_nb(lesson).cells:
+        if cell_grade_id(cell).endswith("_hidden"):
+            body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
+            for line in body.splitlines():
+                assert len(line.strip()) <= 25 or line.strip() not in printed, "hidden test code printed"

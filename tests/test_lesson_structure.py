@@ -1,0 +1,89 @@
+"""Every lesson follows the skeleton of docs/AUTHORING.md and implements the fixed contracts."""
+import ast
+import re
+
+from autograder.lessoncheck import load_mutants
+from autograder.notebooks import cell_grade_id
+from conftest import LESSONS, source_nb
+
+# The fixed exercise contracts of COURSE.md: every one must be an answer cell of its lesson.
+CONTRACTS = {
+    "01_number_formats": ["bf16_round", "format_table", "sequential_sum", "pairwise_sum"],
+    "02_matmul_accumulation": ["evaluate_precision_policies", "emulated_bf16_accumulation",
+                               "accumulation_error_curve"],
+    "03_int8_quantization": ["quantize_per_channel", "quantize_per_tensor", "dequantize",
+                             "w8a8_matmul", "granularity_errors"],
+    "04_xprof_profiling": ["capture_warmed_trace", "xplane_path", "count_events", "step_times_ms",
+                           "top_ops"],
+    "05_precision_policy": ["benchmark", "policy_table", "train_linear_regression"],
+}
+
+
+def nbmeta(cell):
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def test_every_lesson_of_the_design_exists():
+    assert sorted(CONTRACTS) == sorted(set(LESSONS) & set(CONTRACTS)) or set(LESSONS) <= set(CONTRACTS)
+    assert set(LESSONS) <= set(CONTRACTS), f"unknown lessons: {set(LESSONS) - set(CONTRACTS)}"
+
+
+def test_title_setup_and_summary(lesson):
+    cells = source_nb(lesson).cells
+    title = cells[0]
+    assert title.cell_type == "markdown" and title.source.startswith("<!-- colab-badge -->")
+    assert re.search(rf"^# {lesson[:2]} ", title.source, re.M), "title '# NN · ...'"
+    assert re.search(r"objective", title.source, re.I), "learning objectives in the title cell"
+    assert re.search(r"\d+\s*min", title.source), "time estimate in the title cell"
+    setup = next(c for c in cells if c.cell_type == "code")
+    assert "jax.default_backend()" in setup.source and "device_kind" in setup.source
+    assert "Summary" in cells[-1].source or "Summary" in cells[-2].source
+
+
+def test_contract_functions_are_answer_cells_with_visible_and_hidden_tests(lesson):
+    nb = source_nb(lesson)
+    answers = [cell_grade_id(c).removeprefix("answer_") for c in nb.cells
+               if cell_grade_id(c).startswith("answer_")]
+    for function in CONTRACTS.get(lesson, []):
+        assert function in answers, f"{lesson}: contract {function} is not an exercise"
+    ids = [cell_grade_id(c) for c in nb.cells]
+    assert len([i for i in ids if i]) == len({i for i in ids if i}), "grade ids are unique"
+    for function in answers:
+        a = ids.index(f"answer_{function}")
+        v = ids.index(f"test_{function}_visible")
+        h = ids.index(f"test_{function}_hidden")
+        assert a < v < h, f"{function}: answer, then visible test, then hidden test"
+        answer = nb.cells[a]
+        tree = ast.parse(answer.source.replace("### BEGIN SOLUTION", "").replace("### END SOLUTION", ""))
+        assert any(isinstance(n, ast.FunctionDef) and n.name == function for n in tree.body)
+        head = answer.source.split("### BEGIN SOLUTION")[0]
+        assert f"def {function}(" in head and '"""' in head, "def line and docstring stay visible"
+        points = 0
+        for idx in (v, h):
+            cell = nb.cells[idx]
+            meta = nbmeta(cell)
+            assert meta["grade"] and meta["locked"] and meta["points"] > 0
+            assert cell.source.startswith('"""'), f"{ids[idx]} starts with a docstring"
+            points += meta["points"]
+        assert "### BEGIN HIDDEN TESTS" in nb.cells[h].source
+        heading = next((c.source for c in reversed(nb.cells[:a]) if c.cell_type == "markdown"), "")
+        match = re.search(rf"`{function}`\s*\((\d+(?:\.\d+)?) points?\)", heading)
+        assert match, f"{function}: the exercise heading names it with its points"
+        assert float(match.group(1)) == points, f"{function}: heading says {match.group(1)}, tests give {points}"
+
+
+def test_notebooks_are_self_contained_and_make_figures(lesson):
+    code = "\n".join(c.source for c in source_nb(lesson).cells if c.cell_type == "code")
+    assert not re.search(r"^\s*(from|import)\s+(autograder|tests)\b", code, re.M)
+    assert "create_perfetto_link=True" not in code
+    assert code.count("plt.show()") >= 2, "each section shows its experiment as a figure"
+    assert "PRNGKey" in code, "explicit PRNG keys"
+
+
+def test_plausible_wrong_answers_cover_every_exercise(lesson):
+    mutants = load_mutants(lesson)
+    functions = [cell_grade_id(c).removeprefix("answer_") for c in source_nb(lesson).cells
+                 if cell_grade_id(c).startswith("answer_")]
+    for function in functions:
+        n = sum(m["function"] == function for m in mutants)
+        assert n >= 2, f"{lesson}: only {n} plausible wrong answers for {function}"

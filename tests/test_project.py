@@ -1,0 +1,36 @@
+"""Project hygiene: one pinned dependency list mirrored for conda, the two README commands, CI."""
+import re
+import subprocess
+import tomllib
+
+from conftest import ROOT
+
+
+def pinned():
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    return deps
+
+
+def test_dependencies_are_pinned_and_mirrored_in_environment_yml():
+    deps = pinned()
+    assert deps and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][A-Za-z0-9.]*", d) for d in deps), deps
+    env = (ROOT / "environment.yml").read_text()
+    mirrored = re.findall(r"^\s*-\s+([A-Za-z0-9_.\-]+==[^\s#]+)\s*$", env, re.M)
+    assert sorted(mirrored) == sorted(deps), "environment.yml must mirror pyproject.toml"
+
+
+def test_readme_has_the_two_commands_and_ci_calls_make_test():
+    readme = (ROOT / "README.md").read_text()
+    assert "make run" in readme and "make test" in readme
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in ci
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^run:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
+    assert "venv" in makefile and "pip install" in makefile
+
+
+def test_no_generated_files_are_tracked():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    junk = [f for f in tracked if re.search(
+        r"gradebook\.db|\.ipynb_checkpoints|__pycache__|(^|/)build/|\.xplane\.pb$|\.trace\.json\.gz$", f)]
+    assert junk == []

@@ -1,0 +1,89 @@
+"""The student release is generated from solutions/, in sync, and leaks nothing."""
+import json
+
+import nbformat
+
+from autograder.config import BADGE_MARKER, colab_url
+from autograder.notebooks import cell_grade_id
+from autograder.release import stale_files
+from conftest import LESSONS, ROOT, source_nb, student_nb
+
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+
+
+def test_there_are_lessons_and_each_has_a_release():
+    assert "02_matmul_accumulation" in LESSONS
+    for lesson in LESSONS:
+        assert (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").is_file(), f"{lesson} not released"
+
+
+def test_committed_release_equals_a_fresh_regeneration():
+    assert stale_files(ROOT) == []
+
+
+def test_no_solution_or_hidden_test_text_in_the_release(lesson):
+    text = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
+    for marker in MARKERS:
+        assert marker not in text, f"{marker} leaked into notebooks/{lesson}"
+    released = {line.strip() for c in student_nb(lesson).cells for line in c.source.splitlines()}
+    # lines the source shows publicly anyway (demo cells may share a line with a solution)
+    public = {line.strip() for c in student_nb(lesson).cells
+              if not cell_grade_id(c).startswith(("answer_", "test_"))
+              for line in c.source.splitlines()}
+    for cell in source_nb(lesson).cells:
+        gid = cell_grade_id(cell)
+        if gid.startswith("answer_"):
+            body = cell.source.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
+        elif gid.endswith("_hidden"):
+            body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
+        else:
+            continue
+        leaked = [line for line in body.splitlines() if len(line.strip()) > 25
+                  and line.strip() in released and line.strip() not in public]
+        assert not leaked, f"{lesson}/{gid}: solution or hidden-test lines in the release: {leaked[:3]}"
+
+
+def test_student_stubs_raise_not_implemented(lesson):
+    for cell in student_nb(lesson).cells:
+        if cell_grade_id(cell).startswith("answer_"):
+            assert "raise NotImplementedError()" in cell.source
+            assert cell.source.lstrip().startswith("def "), "the def line stays visible"
+
+
+def test_committed_notebooks_have_no_outputs_and_keep_nbgrader_metadata(lesson):
+    for folder in ("solutions", "notebooks"):
+        raw = json.loads((ROOT / folder / lesson / f"{lesson}.ipynb").read_text())
+        graded = 0
+        for cell in raw["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, f"{folder}/{lesson} has outputs"
+            meta = cell["metadata"].get("nbgrader")
+            if meta and (meta.get("grade") or meta.get("solution")):
+                graded += 1
+                assert meta["schema_version"] == 3 and meta["grade_id"]
+        assert graded >= 3, f"{folder}/{lesson}: nbgrader metadata missing"
+
+
+def test_colab_badges_come_from_the_configured_repository(lesson):
+    assert BADGE_MARKER in source_nb(lesson).cells[0].source
+    first = student_nb(lesson).cells[0].source
+    assert colab_url(lesson) in first and "colab-badge.svg" in first
+    readme = (ROOT / "README.md").read_text()
+    assert colab_url(lesson) in readme, f"README lacks the Colab badge of {lesson}"
+
+
+def test_release_check_detects_drift(tmp_path):
+    """--check must fail when a solution changes and the release is not regenerated."""
+    import shutil
+
+    copy = tmp_path / "repo"
+    for name in ("solutions", "notebooks"):
+        shutil.copytree(ROOT / name, copy / name)
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    lesson = LESSONS[0]
+    path = copy / "solutions" / lesson / f"{lesson}.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    nb.cells[0].source += "\n\nAn edit nobody released."
+    nbformat.write(nb, str(path))
+    problems = stale_files(copy)
+    assert problems and all(lesson in p for p in problems), problems
