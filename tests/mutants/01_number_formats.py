@@ -1,0 +1,258 @@
+"""Plausible wrong answers for 01_number_formats (see docs/AUTHORING.md)."""
+
+MUTANTS = [
+    # ---------------------------------------------------------------- format_table
+    {"function": "format_table", "why": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
+     "source": '''
+def format_table():
+    rows = []
+    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
+        fi = ml_dtypes.finfo(t)
+        rows.append({"name": np.dtype(t).name, "bits": int(fi.bits), "exponent_bits": int(fi.nexp),
+                     "mantissa_bits": int(fi.nmant) + 1, "eps": float(fi.eps), "max": float(fi.max),
+                     "smallest_normal": float(fi.smallest_normal)})
+    return rows
+'''},
+    {"function": "format_table", "why": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
+     "source": '''
+def format_table():
+    rows = []
+    for name, t in (("float32", np.float32), ("bfloat16", ml_dtypes.bfloat16), ("float16", np.float16),
+                    ("float8_e4m3fn", ml_dtypes.float8_e4m3), ("float8_e5m2", ml_dtypes.float8_e5m2)):
+        fi = ml_dtypes.finfo(t)
+        rows.append({"name": name, "bits": int(fi.bits), "exponent_bits": int(fi.nexp),
+                     "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
+                     "smallest_normal": float(fi.smallest_normal)})
+    return rows
+'''},
+    {"function": "format_table", "why": "smallest_normal taken as the smallest subnormal",
+     "source": '''
+def format_table():
+    rows = []
+    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
+        fi = ml_dtypes.finfo(t)
+        rows.append({"name": np.dtype(t).name, "bits": int(fi.bits), "exponent_bits": int(fi.nexp),
+                     "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
+                     "smallest_normal": float(fi.smallest_subnormal)})
+    return rows
+'''},
+    {"function": "format_table", "why": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
+     "source": '''
+def format_table():
+    rows = []
+    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
+        fi = ml_dtypes.finfo(t)
+        rows.append({"name": np.dtype(t).name, "bits": int(fi.bits), "exponent_bits": int(fi.bits - fi.nmant),
+                     "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
+                     "smallest_normal": float(fi.smallest_normal)})
+    return rows
+'''},
+    {"function": "format_table", "why": "eps taken as the unit roundoff eps/2",
+     "source": '''
+def format_table():
+    rows = []
+    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
+        fi = ml_dtypes.finfo(t)
+        rows.append({"name": np.dtype(t).name, "bits": int(fi.bits), "exponent_bits": int(fi.nexp),
+                     "mantissa_bits": int(fi.nmant), "eps": 2.0 ** -(int(fi.nmant) + 1), "max": float(fi.max),
+                     "smallest_normal": float(fi.smallest_normal)})
+    return rows
+'''},
+    # ---------------------------------------------------------------- bf16_round
+    {"function": "bf16_round", "why": "rounds to float16 instead of bfloat16",
+     "source": '''
+def bf16_round(x):
+    return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "truncation (clears the low 16 bits) instead of round to nearest even",
+     "source": '''
+def bf16_round(x):
+    u = np.asarray(x, dtype=np.float32).view(np.uint32)
+    return (u & np.uint32(0xFFFF0000)).view(np.float32)
+'''},
+    {"function": "bf16_round", "why": "ties rounded away from zero (adds 0x8000), NaN handled",
+     "source": '''
+def bf16_round(x):
+    x = np.asarray(x, dtype=np.float32)
+    u = x.view(np.uint32)
+    r = ((u + np.uint32(0x8000)) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), np.float32(np.nan), r).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "RNE without NaN handling: low-payload NaNs become inf",
+     "source": '''
+def bf16_round(x):
+    u = np.asarray(x, dtype=np.float32).view(np.uint32)
+    lsb = (u >> np.uint32(16)) & np.uint32(1)
+    return ((u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
+'''},
+    {"function": "bf16_round", "why": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
+     "source": '''
+def bf16_round(x):
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    lsb = (u >> 16) & 1
+    r = (((u + 0x7FFF + lsb) & 0xFFFF0000) % 2**32).astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(r), np.float32(np.nan), r).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
+     "source": '''
+def bf16_round(x):
+    x = np.asarray(x, dtype=np.float32)
+    u = x.view(np.uint32)
+    bit = (u >> np.uint32(15)) & np.uint32(1)
+    r = ((u + np.uint32(0x7FFF) + bit) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), x, r).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "flushes subnormals to zero (what TPU hardware does, not the contract)",
+     "source": '''
+def bf16_round(x):
+    x = np.asarray(x, dtype=np.float32)
+    u = x.view(np.uint32)
+    u = np.where((u & np.uint32(0x7F800000)) == 0, u & np.uint32(0x80000000), u).astype(np.uint32)
+    lsb = (u >> np.uint32(16)) & np.uint32(1)
+    r = ((u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(x), x, r).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "saturates overflow to the largest bfloat16 instead of inf",
+     "source": '''
+def bf16_round(x):
+    x = np.asarray(x, dtype=np.float32)
+    u = x.view(np.uint32)
+    lsb = (u >> np.uint32(16)) & np.uint32(1)
+    r = ((u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
+    big = np.float32(3.3895313892515355e38)
+    r = np.where(np.isinf(r) & np.isfinite(x), np.copysign(big, x), r)
+    return np.where(np.isnan(x), x, r).astype(np.float32)
+'''},
+    {"function": "bf16_round", "why": "rounds in place: modifies the caller's array",
+     "source": '''
+def bf16_round(x):
+    u = x.view(np.uint32)
+    nan = np.isnan(x)
+    lsb = (u >> np.uint32(16)) & np.uint32(1)
+    u[~nan] = (u[~nan] + np.uint32(0x7FFF) + lsb[~nan]) & np.uint32(0xFFFF0000)
+    return x
+'''},
+    # ---------------------------------------------------------------- sequential_sum
+    {"function": "sequential_sum", "why": "accumulates in float64 and rounds once at the end",
+     "source": '''
+def sequential_sum(values, dtype):
+    v = np.asarray(values).astype(dtype).astype(np.float64)
+    total = 0.0
+    for item in v:
+        total += item
+    return float(np.float64(total).astype(dtype))
+'''},
+    {"function": "sequential_sum", "why": "accumulates in float32 and rounds once at the end (what the MXU does)",
+     "source": '''
+def sequential_sum(values, dtype):
+    v = np.asarray(values).astype(dtype).astype(np.float32)
+    total = np.float32(0)
+    for item in v:
+        total = np.float32(total + item)
+    return float(np.asarray(total).astype(dtype))
+'''},
+    {"function": "sequential_sum", "why": "sums right to left",
+     "source": '''
+def sequential_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    total = scalar(0)
+    for item in np.asarray(values).astype(dtype)[::-1]:
+        total = scalar(total + item)
+    return float(total)
+'''},
+    {"function": "sequential_sum", "why": "does not convert the values first (rounds only the running sum)",
+     "source": '''
+def sequential_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    total = 0.0
+    for item in np.asarray(values, dtype=np.float64):
+        total = float(scalar(total + item))
+    return float(total)
+'''},
+    {"function": "sequential_sum", "why": "np.sum in dtype (pairwise with float32 partials for float16)",
+     "source": '''
+def sequential_sum(values, dtype):
+    return float(np.sum(np.asarray(values).astype(dtype)))
+'''},
+    {"function": "sequential_sum", "why": "returns a NumPy scalar of dtype, not a Python float",
+     "source": '''
+def sequential_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    total = scalar(0)
+    for item in np.asarray(values).astype(dtype):
+        total = scalar(total + item)
+    return total
+'''},
+    # ---------------------------------------------------------------- pairwise_sum
+    {"function": "pairwise_sum", "why": "splits at (n + 1) // 2",
+     "source": '''
+def pairwise_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    v = np.asarray(values).astype(dtype)
+    def rec(w):
+        n = len(w)
+        if n == 0:
+            return scalar(0)
+        if n == 1:
+            return w[0]
+        return scalar(rec(w[: (n + 1) // 2]) + rec(w[(n + 1) // 2:]))
+    return float(rec(v))
+'''},
+    {"function": "pairwise_sum", "why": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
+     "source": '''
+def pairwise_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    level = list(np.asarray(values).astype(dtype))
+    if not level:
+        return 0.0
+    while len(level) > 1:
+        nxt = [scalar(level[i] + level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+    return float(level[0])
+'''},
+    {"function": "pairwise_sum", "why": "recursion in float64, rounded to dtype only at the end",
+     "source": '''
+def pairwise_sum(values, dtype):
+    v = np.asarray(values).astype(dtype).astype(np.float64)
+    def rec(w):
+        n = len(w)
+        if n == 0:
+            return 0.0
+        if n == 1:
+            return float(w[0])
+        return rec(w[: n // 2]) + rec(w[n // 2:])
+    return float(np.float64(rec(v)).astype(dtype))
+'''},
+    {"function": "pairwise_sum", "why": "does not convert the values first (only sums are rounded)",
+     "source": '''
+def pairwise_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    v = np.asarray(values, dtype=np.float64)
+    def rec(w):
+        n = len(w)
+        if n == 0:
+            return 0.0
+        if n == 1:
+            return float(w[0])
+        return float(scalar(rec(w[: n // 2]) + rec(w[n // 2:])))
+    return float(rec(v))
+'''},
+    {"function": "pairwise_sum", "why": "a single value is returned unconverted",
+     "source": '''
+def pairwise_sum(values, dtype):
+    scalar = np.dtype(dtype).type
+    if len(values) == 1:
+        return float(values[0])
+    v = np.asarray(values).astype(dtype)
+    def rec(w):
+        n = len(w)
+        if n == 0:
+            return scalar(0)
+        if n == 1:
+            return w[0]
+        return scalar(rec(w[: n // 2]) + rec(w[n // 2:]))
+    return float(rec(v))
+'''},
+]

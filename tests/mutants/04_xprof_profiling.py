@@ -1,0 +1,315 @@
+"""Plausible wrong answers for 04_xprof_profiling (see docs/AUTHORING.md)."""
+
+MUTANTS = [
+    # ---------------------------------------------------------------- capture_warmed_trace
+    {"function": "capture_warmed_trace", "why": "warm-up call made inside the trace: compilation is traced",
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t0 = time.perf_counter()
+        jax.block_until_ready(step_fn(x))
+        warmup_ms = (time.perf_counter() - t0) * 1000.0
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": "capture_warmed_trace", "why": "the seed's default ./tpu-xprof-trace inside the working tree",
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    trace_dir = Path(trace_dir or os.environ.get("TPU_TRACE_DIR", "./tpu-xprof-trace")).expanduser().resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": "capture_warmed_trace", "why": "steady_ms is the whole traced loop, not per step",
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": "capture_warmed_trace", "why": "xplane_count counts every file the trace wrote",
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    count = len([p for p in trace_dir.rglob("*") if p.is_file()])
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": count,
+            "trace_dir": str(trace_dir)}
+'''},
+    # ---------------------------------------------------------------- xplane_path
+    {"function": "xplane_path", "why": "returns the oldest file",
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError(trace_dir)
+    return min(files, key=lambda p: p.stat().st_mtime)
+'''},
+    {"function": "xplane_path", "why": "newest by path name (the run folder's timestamp), not by mtime",
+     "source": '''
+def xplane_path(trace_dir):
+    files = sorted(Path(trace_dir).rglob("*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError(trace_dir)
+    return files[-1]
+'''},
+    {"function": "xplane_path", "why": "not recursive: looks only in trace_dir itself",
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).glob("*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError(trace_dir)
+    return max(files, key=lambda p: p.stat().st_mtime)
+'''},
+    {"function": "xplane_path", "why": "returns None instead of raising when there is no xplane",
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*.xplane.pb"))
+    return max(files, key=lambda p: p.stat().st_mtime) if files else None
+'''},
+    {"function": "xplane_path", "why": "picks the newest file of any kind",
+     "source": '''
+def xplane_path(trace_dir):
+    files = [p for p in Path(trace_dir).rglob("*") if p.is_file()]
+    if not files:
+        raise FileNotFoundError(trace_dir)
+    return max(files, key=lambda p: p.stat().st_mtime)
+'''},
+    # ---------------------------------------------------------------- count_events
+    {"function": "count_events", "why": "exact name match instead of substring",
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    return sum(ev.name == name_substring for plane in data.planes for line in plane.lines for ev in line.events)
+'''},
+    {"function": "count_events", "why": "only looks at the /host:CPU plane",
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    plane = data.find_plane_with_name("/host:CPU")
+    return sum(name_substring in ev.name for line in plane.lines for ev in line.events)
+'''},
+    {"function": "count_events", "why": "case-insensitive match",
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    s = name_substring.lower()
+    return sum(s in ev.name.lower() for plane in data.planes for line in plane.lines for ev in line.events)
+'''},
+    {"function": "count_events", "why": "counts distinct names, not events",
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    return len({ev.name for plane in data.planes for line in plane.lines for ev in line.events
+                if name_substring in ev.name})
+'''},
+    # ---------------------------------------------------------------- step_times_ms
+    {"function": "step_times_ms", "why": "ordered by start time, not by step_num",
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                if ev.name == step_name and "step_num" in dict(ev.stats):
+                    found.append((ev.start_ns, ev.duration_ns / 1e6))
+    return [ms for _, ms in sorted(found)]
+'''},
+    {"function": "step_times_ms", "why": "microseconds instead of milliseconds",
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if ev.name == step_name and "step_num" in st:
+                    found.append((int(st["step_num"]), ev.duration_ns / 1e3))
+    return [t for _, t in sorted(found)]
+'''},
+    {"function": "step_times_ms", "why": "plain TraceAnnotations of the same name counted as steps",
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                if ev.name == step_name:
+                    st = dict(ev.stats)
+                    found.append((int(st.get("step_num", 10**9)), ev.duration_ns / 1e6))
+    return [ms for _, ms in sorted(found)]
+'''},
+    {"function": "step_times_ms", "why": "substring match on the step name",
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if step_name in ev.name and "step_num" in st:
+                    found.append((int(st["step_num"]), ev.duration_ns / 1e6))
+    return [ms for _, ms in sorted(found)]
+'''},
+    # ---------------------------------------------------------------- top_ops
+    {"function": "top_ops", "why": "smallest first",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        totals = device if plane.name.startswith("/device:") else host
+        lines = list(plane.lines)
+        if any(l.name == "XLA Ops" for l in lines):
+            for l in lines:
+                if l.name == "XLA Ops":
+                    for ev in l.events:
+                        totals[ev.name] += ev.duration_ns
+        else:
+            for l in lines:
+                for ev in l.events:
+                    op = dict(ev.stats).get("hlo_op")
+                    if op:
+                        totals[op] += ev.duration_ns
+    totals = device or host
+    return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: t[1])[:k]]
+'''},
+    {"function": "top_ops", "why": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    totals = defaultdict(float)
+    for line in data.find_plane_with_name("/host:CPU").lines:
+        for ev in line.events:
+            op = dict(ev.stats).get("hlo_op")
+            if op:
+                totals[op] += ev.duration_ns
+    return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
+'''},
+    {"function": "top_ops", "why": "groups by event name (GPU kernel names) instead of the hlo_op stat",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        totals = device if plane.name.startswith("/device:") else host
+        for l in plane.lines:
+            for ev in l.events:
+                if l.name == "XLA Ops" or "hlo_op" in dict(ev.stats):
+                    totals[ev.name] += ev.duration_ns
+    totals = device or host
+    return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
+'''},
+    {"function": "top_ops", "why": "adds host launch events to device executions",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    totals = defaultdict(float)
+    for plane in data.planes:
+        lines = list(plane.lines)
+        if any(l.name == "XLA Ops" for l in lines):
+            for l in lines:
+                if l.name == "XLA Ops":
+                    for ev in l.events:
+                        totals[ev.name] += ev.duration_ns
+        else:
+            for l in lines:
+                for ev in l.events:
+                    op = dict(ev.stats).get("hlo_op")
+                    if op:
+                        totals[op] += ev.duration_ns
+    return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
+'''},
+    {"function": "top_ops", "why": "milliseconds instead of microseconds",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        totals = device if plane.name.startswith("/device:") else host
+        lines = list(plane.lines)
+        if any(l.name == "XLA Ops" for l in lines):
+            for l in lines:
+                if l.name == "XLA Ops":
+                    for ev in l.events:
+                        totals[ev.name] += ev.duration_ns
+        else:
+            for l in lines:
+                for ev in l.events:
+                    op = dict(ev.stats).get("hlo_op")
+                    if op:
+                        totals[op] += ev.duration_ns
+    totals = device or host
+    return [(n, ns / 1e6) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
+'''},
+    {"function": "top_ops", "why": "every event on device planes counts (XLA Modules, Steps, memcpy)",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        is_dev = plane.name.startswith("/device:")
+        for l in plane.lines:
+            for ev in l.events:
+                op = dict(ev.stats).get("hlo_op")
+                if is_dev:
+                    device[op or ev.name] += ev.duration_ns
+                elif op:
+                    host[op] += ev.duration_ns
+    totals = device or host
+    return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
+'''},
+]
