@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -39,9 +40,13 @@ def cell_errors(nb) -> list[tuple[int, str, str]]:
     return found
 
 
-def execute(nb, cwd: Path | None = None):
+def execute(nb, cwd: Path | None = None, env: dict | None = None):
+    """Run a copy of ``nb`` in a fresh kernel (extra environment variables in ``env``)."""
     nb = copy.deepcopy(nb)
-    _client(nb, cwd).execute()
+    if env:
+        _client(nb, cwd).execute(env={**os.environ, **env})
+    else:
+        _client(nb, cwd).execute()
     return nb
 
 
@@ -81,14 +86,15 @@ class MutantResult:
         return self.own_hidden_failed and not self.others_failed
 
 
-def run_mutants(nb, mutants: list[dict], cwd: Path | None = None) -> list[MutantResult]:
+def run_mutants(nb, mutants: list[dict], cwd: Path | None = None,
+                env: dict | None = None) -> list[MutantResult]:
     """Run the solution once, then swap each mutant in, run every test cell, swap it back."""
     nb = copy.deepcopy(nb)
     client = _client(nb, cwd)
     answers = {cell_grade_id(c): c for c in nb.cells}
     tests = [(i, c) for i, c in enumerate(nb.cells) if cell_grade_id(c).startswith("test_")]
     results = []
-    with client.setup_kernel():
+    with client.setup_kernel(**({"env": {**os.environ, **env}} if env else {})):
         for index, cell in enumerate(nb.cells):
             if cell.cell_type == "code":
                 client.execute_cell(cell, index)

@@ -1,5 +1,6 @@
 """The student release is generated from solutions/, in sync, and leaks nothing."""
 import json
+import re
 
 import nbformat
 
@@ -26,10 +27,11 @@ def test_no_solution_or_hidden_test_text_in_the_release(lesson):
     for marker in MARKERS:
         assert marker not in text, f"{marker} leaked into notebooks/{lesson}"
     released = {line.strip() for c in student_nb(lesson).cells for line in c.source.splitlines()}
-    # lines the source shows publicly anyway (demo cells may share a line with a solution)
-    public = {line.strip() for c in student_nb(lesson).cells
-              if not cell_grade_id(c).startswith(("answer_", "test_"))
-              for line in c.source.splitlines()}
+    # Lines the source shows publicly anyway (a demo cell or a visible test may share a line with
+    # a solution or a hidden test): everything outside the solution and hidden-test blocks.
+    blocks = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS).*?### END (SOLUTION|HIDDEN TESTS)", re.S)
+    public = {line.strip() for c in source_nb(lesson).cells
+              for line in blocks.sub("", c.source).splitlines()}
     for cell in source_nb(lesson).cells:
         gid = cell_grade_id(cell)
         if gid.startswith("answer_"):

@@ -1,0 +1,211 @@
+"""Plausible wrong answers for 05_precision_policy (see docs/AUTHORING.md)."""
+
+_POLICY_TABLE_TEMPLATE = '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = <<EXACT>>
+    w_bf16 = <<WBF16>>
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(<<BF16>>)
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(
+        x.astype(jnp.bfloat16), q_w.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s_w)
+    def _w8a8(x, q_w, s_w):
+        q_x, s_x = <<QX>>
+        acc = <<DOT>>
+        return acc.astype(jnp.float32) * s_x * s_w
+    w8a8 = jax.jit(_w8a8)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), <<BF16_BYTES>>),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), <<INT8_BYTES>>),
+        ("w8a8", w8a8, (x, q_w, s_w), <<INT8_BYTES>>),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": <<ERR>>,
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+'''
+
+_DEFAULTS = {
+    "EXACT": "np.asarray(x, np.float64) @ np.asarray(w, np.float64)",
+    "WBF16": "w.astype(jnp.bfloat16)",
+    "BF16": "lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16, preferred_element_type=jnp.float32)",
+    "QX": "quantize_symmetric(x, axis=1)",
+    "DOT": "jax.lax.dot(q_x, q_w, preferred_element_type=jnp.int32)",
+    "BF16_BYTES": "w_bf16.nbytes",
+    "INT8_BYTES": "q_w.nbytes + s_w.nbytes",
+    "ERR": "float(np.max(np.abs(out - exact)) / np.max(np.abs(exact)))",
+}
+
+
+def _policy_table(**changes):
+    src = _POLICY_TABLE_TEMPLATE
+    for name, default in _DEFAULTS.items():
+        src = src.replace(f"<<{name}>>", changes.get(name, default))
+    assert "<<" not in src, src
+    return src
+
+
+_TRAIN_TEMPLATE = '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(<<SEED>>)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+    def loss_and_grad(w):
+        if policy == "fp32":
+            r = jnp.dot(X, w, precision=HIGHEST) - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+        else:
+            w_c = w.astype(jnp.bfloat16)
+            r = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32) - y
+            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        return jnp.mean(r * r), g
+    w = jnp.zeros(d, <<W0_DTYPE>>)
+    losses = []
+    for _ in range(<<STEPS>>):
+        loss, g = loss_and_grad(w)
+        losses.append(<<LOSS>>)
+        if <<UPDATE_IN_BF16>>:
+            w = (w.astype(jnp.float32) - <<LR>> * g).astype(jnp.bfloat16)
+        else:
+            w = w - <<LR>> * g
+    return losses
+'''
+
+_TRAIN_DEFAULTS = {
+    "SEED": "seed",
+    "W0_DTYPE": 'jnp.bfloat16 if policy == "bf16_params" else jnp.float32',
+    "STEPS": "steps",
+    "LOSS": "float(loss)",
+    "UPDATE_IN_BF16": 'policy == "bf16_params"',
+    "LR": "lr",
+}
+
+
+def _train(**changes):
+    src = _TRAIN_TEMPLATE
+    for name, default in _TRAIN_DEFAULTS.items():
+        src = src.replace(f"<<{name}>>", changes.get(name, default))
+    assert "<<" not in src, src
+    return src
+
+
+MUTANTS = [
+    # ---------------------------------------------------------------- benchmark
+    {"function": "benchmark", "why": "no warm-up: the first timed call includes compilation",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
+'''},
+    {"function": "benchmark", "why": "no synchronisation: measures asynchronous dispatch only",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        fn(*args)
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        fn(*args)
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
+'''},
+    {"function": "benchmark", "why": "synchronises only once, after the timed loop",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    times_ms = []
+    out = None
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        out = fn(*args)
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    jax.block_until_ready(out)
+    return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
+'''},
+    {"function": "benchmark", "why": "reports the mean, not the median",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    return {"median_ms": float(np.mean(times_ms)), "min_ms": float(np.min(times_ms))}
+'''},
+    {"function": "benchmark", "why": "seconds instead of milliseconds",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    times = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        times.append(time.perf_counter() - t0)
+    return {"median_ms": float(np.median(times)), "min_ms": float(np.min(times))}
+'''},
+    {"function": "benchmark", "why": "times the whole loop and divides by iters (median = min = mean)",
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        jax.block_until_ready(fn(*args))
+    per_call = (time.perf_counter() - t0) * 1e3 / iters
+    return {"median_ms": per_call, "min_ms": per_call}
+'''},
+    # ---------------------------------------------------------------- policy_table
+    {"function": "policy_table", "why": "int8 weight_bytes forget the per-column scales",
+     "source": _policy_table(INT8_BYTES="q_w.nbytes")},
+    {"function": "policy_table", "why": "bf16 weight_bytes counted as the fp32 copy",
+     "source": _policy_table(BF16_BYTES="w.nbytes")},
+    {"function": "policy_table", "why": "w8a8 int8 x int8 dot without preferred_element_type (int8 wraps)",
+     "source": _policy_table(DOT="jnp.dot(q_x, q_w)")},
+    {"function": "policy_table", "why": "w8a8 quantizes activations with one per-tensor scale",
+     "source": _policy_table(QX="quantize_symmetric(x, axis=None)")},
+    {"function": "policy_table", "why": "w8a8 truncates instead of rounding the activations",
+     "source": _policy_table(QX="(lambda s: (jnp.trunc(x / s).astype(jnp.int8), s))("
+                                "jnp.max(jnp.abs(x), axis=1, keepdims=True) / 127.0)")},
+    {"function": "policy_table", "why": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
+     "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x, w)")},
+    {"function": "policy_table", "why": "bf16 policy rounds to float16 instead of bfloat16",
+     "source": _policy_table(WBF16="w.astype(jnp.float16)",
+                             BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.float16), w_bf16, "
+                                  "preferred_element_type=jnp.float32)")},
+    {"function": "policy_table", "why": "reference built from bf16 inputs, not exact",
+     "source": _policy_table(EXACT="np.asarray(jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), "
+                                   "preferred_element_type=jnp.float32), np.float64)")},
+    {"function": "policy_table", "why": "element-wise relative error max(|out-exact|/|exact|)",
+     "source": _policy_table(ERR="float(np.max(np.abs(out - exact) / np.abs(exact)))")},
+    # ---------------------------------------------------------------- train_linear_regression
+    {"function": "train_linear_regression", "why": "bf16_params keeps fp32 parameters (casts only for compute)",
+     "source": _train(W0_DTYPE="jnp.float32", UPDATE_IN_BF16="False")},
+    {"function": "train_linear_regression", "why": "master weights rounded back to bf16 every step",
+     "source": _train(UPDATE_IN_BF16='policy != "fp32"')},
+    {"function": "train_linear_regression", "why": "returns jax arrays, not Python floats",
+     "source": _train(LOSS="loss")},
+    {"function": "train_linear_regression", "why": "returns steps + 1 losses (adds the final one)",
+     "source": _train(STEPS="steps + 1")},
+    {"function": "train_linear_regression", "why": "ignores the seed (always PRNGKey(0))",
+     "source": _train(SEED="0")},
+    {"function": "train_linear_regression", "why": "ignores lr (hard-coded 0.1)",
+     "source": _train(LR="0.1")},
+]
