@@ -103,6 +103,8 @@ def run_mutants(nb, mutants: list[dict], cwd: Path | None = None,
             swapped = nbformat.v4.new_code_cell(mutant["source"])
             client.execute_cell(swapped, 0)
             result = MutantResult(mutant["function"], mutant["why"])
+            if any(o.get("output_type") == "error" for o in swapped.outputs):
+                result.failed_tests.append("<the wrong answer's own code raised: it never ran>")
             for index, cell in tests:
                 probe = copy.deepcopy(cell)
                 client.execute_cell(probe, index)
