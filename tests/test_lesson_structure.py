@@ -87,3 +87,11 @@ def test_plausible_wrong_answers_cover_every_exercise(lesson):
     for function in functions:
         n = sum(m["function"] == function for m in mutants)
         assert n >= 2, f"{lesson}: only {n} plausible wrong answers for {function}"
+
+
+def test_installs_happen_only_on_colab(lesson):
+    """A setup cell installs only what Colab lacks, and only on Colab: never in CI or a venv."""
+    for cell in source_nb(lesson).cells:
+        if cell.cell_type == "code" and re.search(r"pip\b.*\binstall\b", cell.source):
+            assert "google.colab" in cell.source, "pip install outside a Colab guard"
+            assert "find_spec" in cell.source, "install only what is missing"

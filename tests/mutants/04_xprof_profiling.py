@@ -42,6 +42,26 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
 '''},
+    {"function": "capture_warmed_trace", "why": "default directory is a TemporaryDirectory: deleted when the function returns",
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    with tempfile.TemporaryDirectory() as tmp:
+        trace_dir = Path(trace_dir or os.environ.get("TPU_TRACE_DIR") or tmp).expanduser().resolve()
+        trace_dir.mkdir(parents=True, exist_ok=True)
+        with jax.profiler.trace(str(trace_dir)):
+            t1 = time.perf_counter()
+            for _ in range(steps):
+                x = step_fn(x)
+            jax.block_until_ready(x)
+            steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+        count = len(list(trace_dir.rglob("*.xplane.pb")))
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": count, "trace_dir": str(trace_dir)}
+'''},
     {"function": "capture_warmed_trace", "why": "steady_ms is the whole traced loop, not per step",
      "source": '''
 def capture_warmed_trace(steps=4, trace_dir=None):
