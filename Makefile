@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 JOBS ?= 2
 
-.PHONY: run test release check-release lab clean
+.PHONY: run test release check-release lab browser clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (set PYTHON=python3.11)")'
@@ -28,6 +28,16 @@ release: $(STAMP)
 
 check-release: $(STAMP)
 	$(PY) -m autograder release --check
+
+## make lab: JupyterLab on the course, the instructor's view (solutions/, notebooks/, nbgrader's
+## formgrader, assignment list and validate); fills the git-ignored gradebook.db first.
+## Extra `jupyter lab` options: make lab LAB_ARGS="--port=8899 --no-browser"
+lab: $(STAMP)
+	$(PY) -m autograder.lab $(LAB_ARGS)
+
+## make browser: Debian's Chromium for tests/test_lab_e2e.py (as root; the test does it too)
+browser:
+	test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 clean:
 	rm -rf build .pytest_cache

@@ -50,7 +50,6 @@ def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Co
     c.ExecutePreprocessor.timeout = CELL_TIMEOUT_S
     c.Execute.timeout = CELL_TIMEOUT_S
     c.Execute.interrupt_on_timeout = True
-    c.Execute.allow_errors = True
     c.OverwriteCells.add_missing_cells = True
     c.IncludeHeaderFooter.header = ""
     c.Exchange.root = str(Path(course_root) / ".exchange")
