@@ -63,9 +63,14 @@ def _install(mode):
     def emulated_dot(lhs, rhs, *, dimension_numbers=None, precision=None,
                      preferred_element_type=None, out_sharding=None):
         lhs_a, rhs_a = jnp.asarray(lhs), jnp.asarray(rhs)
-        if lhs_a.dtype != jnp.float32 or rhs_a.dtype != jnp.float32:
+        dtypes = {lhs_a.dtype, rhs_a.dtype}
+        small_floats = {jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16), jnp.dtype(jnp.float16)}
+        if jnp.dtype(jnp.float32) not in dtypes or not dtypes <= small_floats:
+            # bf16 x bf16, int8 x int8, float64...: the device computes these as written
             return original(lhs, rhs, dimension_numbers=dimension_numbers, precision=precision,
                             preferred_element_type=preferred_element_type, out_sharding=out_sharding)
+        # f32 x f32, or f32 mixed with bf16/f16 (XLA upcasts the narrow side): a float32 dot
+        lhs_a, rhs_a = lhs_a.astype(jnp.float32), rhs_a.astype(jnp.float32)
         how = level(precision)
         out_type = preferred_element_type or jnp.float32
 
