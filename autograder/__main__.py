@@ -17,11 +17,20 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN_name>.ipynb for a whole class")
     p.add_argument("submissions", type=Path)
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: CPU cores)")
-    p.add_argument("--timeout", type=float, default=120, help="seconds per cell")
+    p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
+    p.add_argument("--timeout", type=float, default=120, help="seconds per cell (default 120)")
+    p.add_argument("--notebook-timeout", type=float, default=900,
+                   help="seconds per notebook, all cells and kernel restarts included (default 900)")
+    p.add_argument("--memory", type=float, default=4.0, help="GiB of address space per kernel (default 4)")
+    p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
+    p.add_argument("--emulate", choices=["tpu", "gpu", "none"], default="tpu",
+                   help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
+                        "bf16 pass) or a GPU (TF32), or as the host computes them (none)")
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
     p.add_argument("notebook", type=Path)
+    p.add_argument("--emulate", choices=["tpu", "gpu", "none"], default="tpu",
+                   help="matmul precision to check under (default: as on a TPU, like grading)")
     p.add_argument("--timeout", type=float, default=120)
 
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
@@ -33,11 +42,22 @@ def main(argv: list[str] | None = None) -> int:
         return release(check=args.check)
     if args.command == "grade":
         from .grade import grade, print_table
-        results = grade(args.submissions, args.out, jobs=args.jobs, timeout=args.timeout)
+        if not args.submissions.is_dir():
+            print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
+            return 2
+        try:
+            results = grade(args.submissions, args.out, jobs=args.jobs, timeout=args.timeout,
+                            force=args.force, notebook_timeout=args.notebook_timeout,
+                            memory_gb=args.memory, emulate=args.emulate)
+        except KeyboardInterrupt:
+            return 130
         print_table(results)
-        print(f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'} and {args.out / 'feedback'}/")
+        print(f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
+              f"and the nbgrader gradebook {args.out / 'gradebook.db'}")
         return 0
     if args.command == "check":
+        import os
+        os.environ["COURSE_EMULATE"] = args.emulate
         return check(args.notebook, args.timeout)
     if args.command == "run":
         from .build import run
@@ -46,19 +66,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def check(notebook: Path, timeout: float) -> int:
-    from .grade import build_template, grade_one
+    """A learner's self-check: the same grading as `grade`, for one notebook; prints each test's
+    outcome and the score (never test code), exits 0 only if everything passes."""
+    from .grade import grade_one, load_lessons, _init_worker
     from .notebooks import lessons
 
     lesson = notebook.stem
     if lesson not in lessons():
         print(f"{notebook.name}: not a lesson of this course ({', '.join(lessons())})")
         return 2
+    if not notebook.is_file():
+        print(f"{notebook}: no such file")
+        return 2
     with tempfile.TemporaryDirectory(prefix="check-") as work:
-        build_template(Path(work), names=[lesson])
-        r = grade_one(str(Path(work) / "course"), "you", lesson, str(notebook.resolve()), timeout)
+        _init_worker(load_lessons(Path(__file__).resolve().parent.parent, [lesson], Path(work) / "gradebook.db"))
+    r = grade_one("you", lesson, str(notebook.resolve()), cell_timeout=timeout,
+                  deny=[str(Path(__file__).resolve().parent.parent)])
     for t in r.tests:
         mark = "PASS" if t.score >= t.max_score else "FAIL"
         print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))
+    for note in r.notes:
+        print(f"note: {note}")
     print(f"\nScore: {r.score:g} / {r.max_score:g}   status: {r.status}" + (f" ({r.detail})" if r.detail else ""))
     return 0 if r.status == "ok" and r.max_score > 0 and r.score == r.max_score else 1
 

@@ -13,12 +13,13 @@ operands of every ``jnp.dot``/``matmul``/``einsum``/``@``/``lax.dot_general``/``
 Operands of other dtypes (bf16, int8, float64...) are untouched. The backend name stays "cpu".
 Self-contained on purpose: it runs before the first cell, with nothing but jax importable.
 """
-import os
-
-MODE = os.environ.get("COURSE_EMULATE", "").lower()
 
 
-def _install(mode):
+def _course_emulate_precision(mode):
+    """Patch jax's dot for ``mode``; everything lives in this function so that, run as an IPython
+    start-up file, it leaves no name behind in the notebook's namespace."""
+    import os
+
     import jax
     import jax.numpy as jnp
     from jax._src.lax import lax as _lax
@@ -98,5 +99,11 @@ def _install(mode):
     os.environ["COURSE_EMULATED_PRECISION"] = mode
 
 
-if MODE in ("tpu", "gpu"):
-    _install(MODE)
+def _course_emulation_mode():
+    import os
+    return os.environ.get("COURSE_EMULATE", "").lower()
+
+
+if _course_emulation_mode() in ("tpu", "gpu"):
+    _course_emulate_precision(_course_emulation_mode())
+del _course_emulate_precision, _course_emulation_mode

@@ -136,5 +136,11 @@ def release(root: Path = ROOT, check: bool = False) -> int:
     for stale in sorted(p for p in target.iterdir() if p.is_dir() and p.name not in names):
         shutil.rmtree(stale)
     (root / "README.md").write_text(readme_with_lessons(root))
+    example_class = root / "examples" / "make_class.py"
+    if example_class.exists():  # the bundled class is built from the release: keep it in step
+        import contextlib, io, runpy
+        with contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(str(example_class))["example_class"](root / "examples" / "submissions")
+        print("Regenerated the example class built from it: examples/submissions/")
     print(f"Released {len(names)} lessons to {RELEASE_DIR}/: {', '.join(names)}")
     return 0

@@ -89,3 +89,18 @@ def test_release_check_detects_drift(tmp_path):
     nbformat.write(nb, str(path))
     problems = stale_files(copy)
     assert problems and all(lesson in p for p in problems), problems
+
+
+def test_example_class_is_built_from_the_committed_release(tmp_path):
+    """examples/submissions/ (graded by `make run`) is what examples/make_class.py builds from
+    the committed release: a stale copy would grade as 'tampered'."""
+    import filecmp
+    import runpy
+
+    runpy.run_path(str(ROOT / "examples" / "make_class.py"))["example_class"](tmp_path / "class")
+    committed = ROOT / "examples" / "submissions"
+    fresh = {p.relative_to(tmp_path / "class") for p in (tmp_path / "class").rglob("*") if p.is_file()}
+    have = {p.relative_to(committed) for p in committed.rglob("*") if p.is_file()}
+    assert fresh == have
+    stale = [str(r) for r in sorted(fresh) if not filecmp.cmp(tmp_path / "class" / r, committed / r, shallow=False)]
+    assert stale == [], f"run `make release` (python -m autograder release): stale {stale}"

@@ -61,23 +61,26 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     n, d = X.shape
     X_bf16 = X.astype(jnp.bfloat16)
     def loss_and_grad(w):
-        if policy == "fp32":
+        if <<FP32_COMPUTE>>:
             r = jnp.dot(X, w, precision=HIGHEST) - y
-            g = (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+            g = (<<GRAD_FACTOR>> / n) * jnp.dot(X.T, r, precision=HIGHEST)
         else:
             w_c = w.astype(jnp.bfloat16)
             r = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32) - y
-            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            g = (<<GRAD_FACTOR>> / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
         return jnp.mean(r * r), g
     w = jnp.zeros(d, <<W0_DTYPE>>)
     losses = []
     for _ in range(<<STEPS>>):
         loss, g = loss_and_grad(w)
-        losses.append(<<LOSS>>)
+        if not <<LOSS_AFTER_UPDATE>>:
+            losses.append(<<LOSS>>)
         if <<UPDATE_IN_BF16>>:
             w = (w.astype(jnp.float32) - <<LR>> * g).astype(jnp.bfloat16)
         else:
             w = w - <<LR>> * g
+        if <<LOSS_AFTER_UPDATE>>:
+            losses.append(float(loss_and_grad(w)[0]))
     return losses
 '''
 
@@ -88,6 +91,9 @@ _TRAIN_DEFAULTS = {
     "LOSS": "float(loss)",
     "UPDATE_IN_BF16": 'policy == "bf16_params"',
     "LR": "lr",
+    "FP32_COMPUTE": 'policy == "fp32"',
+    "GRAD_FACTOR": "2.0",
+    "LOSS_AFTER_UPDATE": "False",
 }
 
 
@@ -186,6 +192,8 @@ def benchmark(fn, *args, warmup=2, iters=10):
                                 "jnp.max(jnp.abs(x), axis=1, keepdims=True) / 127.0)")},
     {"function": "policy_table", "why": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
      "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x, w)")},
+    {"function": "policy_table", "why": "bf16 policy without preferred_element_type: bf16 output",
+     "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16)")},
     {"function": "policy_table", "why": "bf16 policy rounds to float16 instead of bfloat16",
      "source": _policy_table(WBF16="w.astype(jnp.float16)",
                              BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.float16), w_bf16, "
@@ -208,4 +216,10 @@ def benchmark(fn, *args, warmup=2, iters=10):
      "source": _train(SEED="0")},
     {"function": "train_linear_regression", "why": "ignores lr (hard-coded 0.1)",
      "source": _train(LR="0.1")},
+    {"function": "train_linear_regression", "why": "records the loss after each update, not before",
+     "source": _train(LOSS_AFTER_UPDATE="True")},
+    {"function": "train_linear_regression", "why": "bf16_master_fp32 computes entirely in fp32",
+     "source": _train(FP32_COMPUTE='policy != "bf16_params"')},
+    {"function": "train_linear_regression", "why": "gradient (1/n) X^T r instead of (2/n) X^T r",
+     "source": _train(GRAD_FACTOR="1.0")},
 ]

@@ -1,0 +1,163 @@
+"""Kernel launcher for grading: caps and a filesystem/network/signal sandbox, then ipykernel.
+
+    python autograder/sandbox.py CONNECTION_FILE [ipykernel arguments...]
+
+Run as a plain script (never imported inside the kernel), with its settings in the environment:
+
+    COURSE_SANDBOX_WORKDIR   the only directory the kernel may write (and, apart from the Python
+                             installation and the system, read): holds the one submission
+    COURSE_SANDBOX_MEMORY    address-space cap in bytes (RLIMIT_AS); 0 = none
+    COURSE_SANDBOX_DENY      os.pathsep-separated paths that must stay unreadable (the course
+                             repository, the submissions, the output folder); only reported here
+    COURSE_SANDBOX_REQUIRE   "1": refuse to start when Landlock is unavailable
+
+Before ipykernel starts, the process:
+- caps its address space (a huge allocation raises MemoryError in the cell instead of
+  taking the machine down), core dumps and the size of any file it writes;
+- on Linux 5.13+ restricts itself with Landlock (an unprivileged LSM: it binds root too):
+  read-only access to the Python installation and system folders, read-write access to the work
+  folder only, so the course repository (solutions/), the gradebook, the output folder, other
+  submissions and other kernels' folders cannot be opened; with Landlock ABI 4+ no outgoing TCP
+  connection (the kernel only binds its own ZMQ ports); with ABI 6+ no signal to any process
+  outside the sandbox (the grader, other kernels) and no abstract unix sockets.
+It prints what it enforced to stderr (``sandbox: ...``), which the grader records.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import sys
+
+# Landlock constants (linux/landlock.h)
+_FS = {name: 1 << i for i, name in enumerate(
+    ["EXECUTE", "WRITE_FILE", "READ_FILE", "READ_DIR", "REMOVE_DIR", "REMOVE_FILE", "MAKE_CHAR",
+     "MAKE_DIR", "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO", "MAKE_BLOCK", "MAKE_SYM", "REFER",
+     "TRUNCATE", "IOCTL_DEV"])}
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
+_SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446  # same number on x86_64 and aarch64
+_RULE_PATH_BENEATH, _RULE_NET_PORT = 1, 2
+_PR_SET_NO_NEW_PRIVS = 38
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+class _NetPortAttr(ctypes.Structure):
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
+
+def landlock_abi() -> int:
+    """Landlock ABI version of the running kernel, 0 when unavailable (or not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        version = libc.syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    except Exception:
+        return 0
+    return max(int(version), 0)
+
+
+def read_only_paths() -> list[str]:
+    """The Python installation and the system folders a kernel needs to read."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+             "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
+             "/run/systemd/resolve", "/var/lib/ca-certificates"}
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the course repository
+    for entry in sys.path:  # site-packages outside the prefix (user site, conda, editable installs)
+        if not entry or not os.path.isdir(entry):
+            continue
+        real = os.path.realpath(entry)
+        if real == here or real.startswith(here + os.sep) and not real.startswith(os.path.realpath(sys.prefix)):
+            continue  # never the repository itself (an editable install puts it on sys.path)
+        paths.add(real)
+    return sorted(p for p in paths if os.path.exists(p))
+
+
+def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
+    libc = ctypes.CDLL(None, use_errno=True)
+    fs_all = 0
+    for name in ["EXECUTE", "WRITE_FILE", "READ_FILE", "READ_DIR", "REMOVE_DIR", "REMOVE_FILE",
+                 "MAKE_CHAR", "MAKE_DIR", "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO", "MAKE_BLOCK", "MAKE_SYM"]:
+        fs_all |= _FS[name]
+    if abi >= 2:
+        fs_all |= _FS["REFER"]
+    if abi >= 3:
+        fs_all |= _FS["TRUNCATE"]
+    read_dir = _FS["EXECUTE"] | _FS["READ_FILE"] | _FS["READ_DIR"]
+    file_rights = _FS["EXECUTE"] | _FS["WRITE_FILE"] | _FS["READ_FILE"] | (_FS["TRUNCATE"] if abi >= 3 else 0)
+    attr = _RulesetAttr(fs_all, _NET_CONNECT_TCP if abi >= 4 else 0,
+                        _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0)
+    size = 24 if abi >= 6 else (16 if abi >= 4 else 8)
+    fd = libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    enforced = [f"landlock ABI {abi}"]
+
+    def allow(path: str, rights: int) -> None:
+        try:
+            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            rule = _PathBeneathAttr(rights if os.path.isdir(path) else rights & file_rights, pfd)
+            if libc.syscall(_SYS_ADD_RULE, fd, _RULE_PATH_BENEATH, ctypes.byref(rule), 0) != 0:
+                raise OSError(ctypes.get_errno(), f"landlock_add_rule {path}")
+        finally:
+            os.close(pfd)
+
+    for path in read_only_paths():
+        allow(path, read_dir)
+    allow("/dev", fs_all)  # /dev/null, /dev/shm, /dev/urandom
+    allow(workdir, fs_all)
+    for path in extra_files:
+        allow(path, _FS["READ_FILE"])
+    if abi >= 4:  # the kernel only binds (its ZMQ ports); it never needs to connect anywhere
+        enforced.append("no outgoing TCP connections")
+    if abi >= 6:
+        enforced.append("no signals outside the sandbox")
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
+        raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    os.close(fd)
+    enforced.append(f"files: read-only Python/system, read-write {workdir} only")
+    return enforced
+
+
+def main() -> None:
+    connection_file = sys.argv[1]
+    workdir = os.environ.get("COURSE_SANDBOX_WORKDIR") or os.getcwd()
+    memory = int(os.environ.get("COURSE_SANDBOX_MEMORY") or 0)
+    enforced = []
+    if memory > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        enforced.append(f"memory cap {memory / 2**30:.1f} GiB")
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (2**30, 2**30))
+    abi = landlock_abi()
+    if abi:
+        enforced += apply_landlock(abi, workdir, [connection_file])
+    elif os.environ.get("COURSE_SANDBOX_REQUIRE") == "1":
+        sys.exit("sandbox: Landlock is unavailable on this system and a sandbox was required")
+    else:
+        enforced.append("NO filesystem sandbox (Landlock unavailable): run the grader in a container")
+    print("sandbox: " + "; ".join(enforced), file=sys.stderr, flush=True)
+
+    sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+    sys.argv = ["ipykernel_launcher", "-f", connection_file] + sys.argv[2:]
+    from ipykernel import kernelapp
+    kernelapp.launch_new_instance()
+
+
+if __name__ == "__main__":
+    main()
