@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import importlib.util
 import os
+import shutil
+import tempfile
 import sys
 import time
 from dataclasses import dataclass, field
@@ -54,6 +56,26 @@ def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
     """Errors a student version may not show: anything but NotImplementedError outside test cells."""
     return [(i, gid, ename) for i, gid, ename in cell_errors(executed)
             if ename != "NotImplementedError" and not gid.startswith("test_")]
+
+
+def emulation_env(folder: Path, mode: str) -> dict:
+    """Environment for a kernel that emulates TPU or GPU matmul precision (emulate_precision.py
+    as an IPython start-up file in ``folder``)."""
+    startup = Path(folder) / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    shutil.copy(Path(__file__).resolve().parent / "emulate_precision.py", startup / "00-emulate-precision.py")
+    return {"IPYTHONDIR": str(Path(folder) / "ipython"), "COURSE_EMULATE": mode}
+
+
+def cpu_mutants(mutants: list[dict]) -> list[dict]:
+    """Wrong answers that plain CPU execution catches."""
+    return [m for m in mutants if not m.get("only_under")]
+
+
+def emulated_mutants(mutants: list[dict], mode: str) -> list[dict]:
+    """Wrong answers that only show under emulated device precision ("only_under": "tpu"): the
+    classic being a DEFAULT-precision "exact" reference, exact on CPU, one bf16 pass on a TPU."""
+    return [m for m in mutants if m.get("only_under") == mode]
 
 
 def load_mutants(lesson: str) -> list[dict]:
@@ -136,10 +158,17 @@ def main(argv: list[str]) -> int:
 
     mutants = load_mutants(lesson)
     t0 = time.perf_counter()
-    for r in run_mutants(nb, mutants):
+    for r in run_mutants(nb, cpu_mutants(mutants)):
         flag = "ok  " if r.ok else "FAIL"
         print(f"  {flag} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
+    tpu_only = emulated_mutants(mutants, "tpu")
+    if tpu_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in run_mutants(nb, tpu_only, env=emulation_env(Path(tmp), "tpu")):
+                flag = "ok  " if r.ok else "FAIL"
+                print(f"  {flag} mutant (TPU precision) {r.function}: {r.why} -> failed {r.failed_tests}")
+                ok &= r.ok
     print(f"{len(mutants)} mutants in {time.perf_counter() - t0:.1f} s")
     return 0 if ok else 1
 

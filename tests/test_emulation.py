@@ -1,12 +1,11 @@
 """Every solution notebook again under emulated TPU and GPU matmul precision (see
 autograder/emulate_precision.py): CPU CI then catches what only a TPU or GPU would show, such as
 the seed's DEFAULT-precision "fp32 reference" (on a TPU, an error of 0 and a division by zero)."""
-import shutil
-
 import nbformat
 import pytest
 
-from autograder.lessoncheck import cell_errors, execute
+from autograder.lessoncheck import cell_errors, emulated_mutants, execute, load_mutants, run_mutants
+from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
 from autograder.notebooks import cell_grade_id
 from conftest import ROOT, source_nb
 
@@ -15,10 +14,7 @@ MODES = ["tpu", "gpu"]
 
 
 def emulation_env(tmp_path, mode):
-    startup = tmp_path / "ipython" / "profile_default" / "startup"
-    startup.mkdir(parents=True)
-    shutil.copy(ROOT / "autograder" / "emulate_precision.py", startup / "00-emulate-precision.py")
-    return {"IPYTHONDIR": str(tmp_path / "ipython"), "COURSE_EMULATE": mode}
+    return lessoncheck_emulation_env(tmp_path, mode)
 
 
 PROBE = '''
@@ -68,37 +64,17 @@ def test_solution_notebook_under_emulated_precision(lesson, mode, tmp_path):
     assert other == [], f"demo cells fail under {mode} matmul precision: {other}"
 
 
-SEED_REFERENCE = '''
-def evaluate_precision_policies(seed=0):
-    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
-    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
-    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
-    ref_fp32 = jnp.dot(x, w, preferred_element_type=jnp.float32)   # the seed's DEFAULT "reference"
-    a = jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
-    b = jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), preferred_element_type=jnp.bfloat16)
-    cmax = jnp.max(jnp.abs(w), axis=0, keepdims=True)
-    scale = jnp.where(cmax == 0, 1.0, cmax / 127.0)
-    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
-    c = jnp.dot(x, q.astype(jnp.float32) * scale, precision=jax.lax.Precision.HIGHEST)
-    rows = []
-    for label, out, wb, sb in [("bf16 in, f32 acc", a, 32768, 0), ("bf16 in, f32 acc, bf16 out", b, 32768, 0),
-                               ("int8 per-column, f32 acc", c, 16384, 256)]:
-        d = jnp.abs(out.astype(jnp.float32) - ref_fp32)
-        rows.append({"policy": label, "max_abs_err": round(float(jnp.max(d)), 5),
-                     "mean_abs_err": round(float(jnp.mean(d)), 5), "weight_bytes": wb, "scale_bytes": sb})
-    return rows
-'''
 
-
-def test_seed_reference_passes_on_cpu_but_is_caught_under_tpu_precision(tmp_path):
-    """The reason for the emulation: the seed's DEFAULT-precision reference is right on CPU (so
-    CPU-only tests accept it) and wrong on a TPU, where the hidden test must reject it."""
-    from autograder.lessoncheck import run_mutants
-
-    lesson = "02_matmul_accumulation"
-    mutant = [{"function": "evaluate_precision_policies", "why": "seed's reference", "source": SEED_REFERENCE}]
-    (on_cpu,) = run_mutants(source_nb(lesson), mutant, cwd=tmp_path)
-    (on_tpu,) = run_mutants(source_nb(lesson), mutant, cwd=tmp_path, env=emulation_env(tmp_path, "tpu"))
-    print("cpu:", on_cpu.failed_tests, "tpu:", on_tpu.failed_tests)
-    assert on_cpu.failed_tests == []
-    assert "test_evaluate_precision_policies_hidden" in on_tpu.failed_tests
+@pytest.mark.parametrize("mode", ["tpu"])
+def test_wrong_answers_that_only_a_tpu_shows_are_caught_under_emulation(lesson, mode, tmp_path):
+    """Mutants marked "only_under": "tpu" (e.g. the seed's DEFAULT-precision "fp32 reference")
+    pass every test on plain CPU, and their own hidden test fails under TPU precision."""
+    mutants = emulated_mutants(load_mutants(lesson), mode)
+    if not mutants:
+        pytest.skip(f"{lesson} lists no wrong answer that only {mode} precision reveals")
+    on_cpu = run_mutants(source_nb(lesson), mutants, cwd=tmp_path)
+    on_device = run_mutants(source_nb(lesson), mutants, cwd=tmp_path, env=emulation_env(tmp_path, mode))
+    for cpu, dev in zip(on_cpu, on_device):
+        print(f"{cpu.why}: cpu failed {cpu.failed_tests}; {mode} failed {dev.failed_tests}")
+        assert f"test_{cpu.function}_hidden" not in cpu.failed_tests, "plain CPU cannot catch it (else: not only_under)"
+        assert dev.ok, f"under {mode} precision it must fail its own hidden test only: {dev.failed_tests}"

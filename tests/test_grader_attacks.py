@@ -15,7 +15,6 @@ from autograder.grade import grade
 from autograder.lessoncheck import load_mutants
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import ROOT, source_nb, student_nb
-from test_emulation import SEED_REFERENCE
 
 pytestmark = pytest.mark.slow
 LESSON = "02_matmul_accumulation"
@@ -105,7 +104,8 @@ def attacks(out_dir):
             "    raise RuntimeError('SNOOP found=' + repr(found))\n")}),
         "memory": submission({"emulated_bf16_accumulation": EMUL_SIG + "    return np.ones(2**34)\n"}),
         # the seed's mistake: a DEFAULT-precision "fp32 reference", right on CPU, wrong on a TPU
-        "seed_reference": submission({"evaluate_precision_policies": SEED_REFERENCE}),
+        "seed_reference": submission({"evaluate_precision_policies": next(
+            m for m in load_mutants(LESSON) if "seed's DEFAULT" in m["why"])["source"]}),
     }
 
 

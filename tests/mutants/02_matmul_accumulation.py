@@ -106,3 +106,18 @@ MUTANTS = [
     {"function": "accumulation_error_curve", "why": "bf16 output column is really f32 output",
      "source": _curve(OUT="jnp.float32")},
 ]
+
+# Wrong answers that only a TPU reveals: exact on CPU, where precision settings are ignored, so
+# the hidden tests can catch them only under emulated TPU matmul precision (as the grader runs).
+MUTANTS += [
+    {"function": "evaluate_precision_policies", "only_under": "tpu",
+     "why": "the seed's DEFAULT-precision 'fp32 reference' (one bf16 pass on a TPU)",
+     "source": _eval(REFERENCE="jnp.dot(x, w, preferred_element_type=jnp.float32)")},
+    {"function": "evaluate_precision_policies", "only_under": "tpu",
+     "why": "int8 policy dequantized and multiplied at DEFAULT precision",
+     "source": _eval().replace(", precision=jax.lax.Precision.HIGHEST)", ")")},
+    {"function": "accumulation_error_curve", "only_under": "tpu",
+     "why": "exact reference computed with a DEFAULT-precision f32 dot",
+     "source": _curve().replace("ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)",
+                                "ref = np.asarray(jnp.dot(x, w), np.float64)")},
+]

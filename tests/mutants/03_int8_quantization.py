@@ -300,3 +300,21 @@ def granularity_errors(seed=9):
     return out
 '''},
 ]
+
+# Wrong answers that only a TPU reveals (exact on CPU): checked under emulated TPU precision.
+_SEED_STYLE = '''
+def granularity_errors(seed=9):
+    w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
+    w = w.at[:, 0].multiply(10.0)
+    x = jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32)
+    ref = jnp.dot(x, w, preferred_element_type=jnp.float32)
+    out = {}
+    for name, fn in (("per_channel", quantize_per_channel), ("per_tensor", quantize_per_tensor)):
+        q, s = fn(w)
+        out[name] = float(jnp.mean(jnp.abs(jnp.dot(x, dequantize(q, s)) - ref)))
+    return out
+'''
+MUTANTS += [
+    {"function": "granularity_errors", "only_under": "tpu", "source": _SEED_STYLE,
+     "why": "the seed's code: reference and product at DEFAULT precision (one bf16 pass on a TPU)"},
+]

@@ -223,3 +223,10 @@ def benchmark(fn, *args, warmup=2, iters=10):
     {"function": "train_linear_regression", "why": "gradient (1/n) X^T r instead of (2/n) X^T r",
      "source": _train(GRAD_FACTOR="1.0")},
 ]
+
+# Wrong answers that only a TPU reveals (exact on CPU): checked under emulated TPU precision.
+MUTANTS += [
+    {"function": "train_linear_regression", "only_under": "tpu",
+     "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
+     "source": _train().replace(", precision=HIGHEST)", ")")},
+]
