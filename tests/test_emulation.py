@@ -7,7 +7,7 @@ import pytest
 from autograder.lessoncheck import cell_errors, emulated_mutants, execute, load_mutants, run_mutants
 from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
 from autograder.notebooks import cell_grade_id
-from conftest import ROOT, source_nb
+from conftest import LESSONS, ROOT, source_nb
 
 pytestmark = pytest.mark.slow
 MODES = ["tpu", "gpu"]
@@ -65,13 +65,19 @@ def test_solution_notebook_under_emulated_precision(lesson, mode, tmp_path):
 
 
 
-@pytest.mark.parametrize("mode", ["tpu"])
-def test_wrong_answers_that_only_a_tpu_shows_are_caught_under_emulation(lesson, mode, tmp_path):
+TPU_ONLY = [name for name in LESSONS if emulated_mutants(load_mutants(name), "tpu")]
+
+
+def test_the_seed_mistake_is_among_the_tpu_only_wrong_answers():
+    assert "02_matmul_accumulation" in TPU_ONLY and "03_int8_quantization" in TPU_ONLY
+
+
+@pytest.mark.parametrize("lesson_name", TPU_ONLY)
+def test_wrong_answers_that_only_a_tpu_shows_are_caught_under_emulation(lesson_name, tmp_path):
     """Mutants marked "only_under": "tpu" (e.g. the seed's DEFAULT-precision "fp32 reference")
     pass every test on plain CPU, and their own hidden test fails under TPU precision."""
+    lesson, mode = lesson_name, "tpu"
     mutants = emulated_mutants(load_mutants(lesson), mode)
-    if not mutants:
-        pytest.skip(f"{lesson} lists no wrong answer that only {mode} precision reveals")
     on_cpu = run_mutants(source_nb(lesson), mutants, cwd=tmp_path)
     on_device = run_mutants(source_nb(lesson), mutants, cwd=tmp_path, env=emulation_env(tmp_path, mode))
     for cpu, dev in zip(on_cpu, on_device):
