@@ -848,16 +848,6 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict:
                 for n in names}
 
 
-def build_template(work: Path, root: Path = ROOT, names: list[str] | None = None) -> list[str]:
-    """Kept for older callers: a scratch course holding the source, the release and a gradebook."""
-    from .release import generate, prepare_course
-    course = work / "course"
-    names = prepare_course(course, root, names)
-    generate(course, names, course / "gradebook.db")
-    (course / "solutions").rename(course / "source")
-    return names
-
-
 class GradebookWriter:
     """The only writer of OUT/gradebook.db: nbgrader's Gradebook API, in the parent process."""
 
