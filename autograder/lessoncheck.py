@@ -6,6 +6,12 @@
 2. its stubbed student version errors only with NotImplementedError or in test cells;
 3. every plausible wrong answer in ``tests/mutants/<NN_name>.py`` fails its own exercise's hidden
    test and no test of any other exercise.
+
+    python -m autograder.lessoncheck --try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
+
+swaps each answer listed in CANDIDATES.py (lists MUTANTS, CORRECT or WRONG of dicts
+``function, why, source``) into the solution and prints which test cells fail (not their code),
+optionally under emulated TPU or GPU matmul precision.
 """
 from __future__ import annotations
 
@@ -137,7 +143,35 @@ def run_mutants(nb, mutants: list[dict], cwd: Path | None = None,
     return results
 
 
+def load_candidates(path: Path, name: str = "MUTANTS") -> list[dict]:
+    spec = importlib.util.spec_from_file_location(f"candidates_{Path(path).stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(getattr(module, name))
+
+
+def try_answers(path: Path, candidates_file: Path, mode: str | None) -> int:
+    """Swap each answer of ``candidates_file`` (a MUTANTS-style list, or CORRECT and WRONG lists)
+    into the solution and print which tests fail, never the tests' code."""
+    nb = nbformat.read(str(path), as_version=4)
+    groups = {}
+    for name in ("MUTANTS", "CORRECT", "WRONG"):
+        try:
+            groups[name] = load_candidates(candidates_file, name)
+        except AttributeError:
+            pass
+    with tempfile.TemporaryDirectory() as tmp:
+        env = emulation_env(Path(tmp), mode) if mode else None
+        for name, candidates in groups.items():
+            for r in run_mutants(nb, candidates, env=env):
+                print(f"[{name}] {r.function}: {r.why}\n    failed: {r.failed_tests or 'nothing'}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--try":  # --try CANDIDATES.py solutions/NN/NN.ipynb [tpu|gpu]
+        return try_answers(Path(argv[2]).resolve(), Path(argv[1]).resolve(),
+                           argv[3] if len(argv) > 3 else None)
     path = Path(argv[0]).resolve()
     lesson = path.stem
     nb = nbformat.read(str(path), as_version=4)

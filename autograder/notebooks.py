@@ -5,8 +5,6 @@ import copy
 import os
 from pathlib import Path
 
-from nbgrader.preprocessors import ClearHiddenTests, ClearOutput, ClearSolutions
-
 ROOT = Path(__file__).resolve().parent.parent
 STUB = "raise NotImplementedError()"
 
@@ -33,6 +31,8 @@ def student_version(nb):
     The real release goes through ``nbgrader generate_assignment`` (see release.py); this
     in-memory version is for quick checks.
     """
+    from nbgrader.preprocessors import ClearHiddenTests, ClearOutput, ClearSolutions
+
     nb = copy.deepcopy(nb)
     resources: dict = {}
     nb, resources = ClearSolutions(code_stub={"python": STUB}).preprocess(nb, resources)

@@ -1,0 +1,211 @@
+"""Run the solution notebooks on this machine's own accelerator and record what happened.
+
+    python -m autograder.hardware run [--out DIR]   # probe + every solution notebook + device-only mutants
+    python -m autograder.hardware wheels DIR        # the wheels a bare CUDA machine lacks (Python 3.12)
+
+CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul precision
+(tests/test_emulation.py). This is the real thing, for a maintainer on a GPU or TPU machine:
+
+1. a probe: one float32 matmul at DEFAULT, HIGH and HIGHEST precision against float64, and what
+   DEFAULT matches (exact, TF32 inputs, or one bf16 pass): the fact the whole course rests on;
+2. every solution notebook in a fresh kernel, hidden tests included: result, seconds, errors;
+3. the wrong answers that only a device exposes (``"only_under"`` in tests/mutants/), with no
+   emulation at all: on a TPU their hidden tests must catch them; elsewhere it is reported.
+
+It writes OUT/hardware.json and OUT/hardware.md (the table the README quotes) and exits 1 if a
+notebook fails (or, on a TPU, a device-only wrong answer passes). Only nbformat, nbclient and an
+IPython kernel are needed (no nbgrader), so it runs on a machine where those travel as wheels.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL_TIMEOUT = 600
+
+PROBE = r'''
+import json, jax, jax.numpy as jnp, numpy as np
+k1, k2 = jax.random.split(jax.random.PRNGKey(0))
+x = jax.random.normal(k1, (512, 512), jnp.float32); w = jax.random.normal(k2, (512, 512), jnp.float32)
+x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
+exact = x64 @ w64
+
+def err(a):
+    return float(np.max(np.abs(np.asarray(a, np.float64) - exact)))
+
+def round_mantissa(a, bits):  # round-to-nearest-even float32 to `bits` stored fraction bits
+    u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    drop = 23 - bits
+    u = (u + ((1 << (drop - 1)) - 1) + ((u >> drop) & 1)) >> drop << drop
+    return u.astype(np.uint32).view(np.float32).astype(np.float64)
+
+errors = {p: err(jnp.dot(x, w, precision=p)) for p in ("default", "high", "highest")}
+references = {"exact": err(jnp.dot(x, w, precision="highest")),
+              "tf32 inputs": err(round_mantissa(x, 10) @ round_mantissa(w, 10)),
+              "one bf16 pass": err(round_mantissa(x, 7) @ round_mantissa(w, 7))}
+print(json.dumps({"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind,
+                  "jax": jax.__version__, "errors": errors, "references": references}))
+'''
+
+
+def probe(prelude: str = "", env: dict | None = None) -> dict:
+    """Errors of a 512x512x512 float32 matmul at each precision against float64, and which
+    arithmetic DEFAULT is closest to (in log ratio of the max error). ``prelude`` runs first (the
+    tests put the precision emulation there)."""
+    proc = subprocess.run([sys.executable, "-c", prelude + "\n" + PROBE], capture_output=True, text=True,
+                          env=env, timeout=600)
+    if proc.returncode:
+        raise RuntimeError(f"probe failed: {proc.stderr[-2000:]}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    import math
+    default = max(result["errors"]["default"], 1e-300)
+    result["default_is"] = min(result["references"], key=lambda k: abs(
+        math.log(default / max(result["references"][k], 1e-300))))
+    return result
+
+
+def lesson_names(root: Path = ROOT) -> list[str]:
+    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb") if p.stem == p.parent.name)
+    only = [n for n in os.environ.get("COURSE_LESSONS", "").split(",") if n]
+    return [n for n in names if n in only] if only else names
+
+
+def run_notebook(path: Path, cwd: Path) -> dict:
+    """Execute one notebook in a fresh kernel; its errors, the first line it prints, seconds."""
+    nb = nbformat.read(str(path), as_version=4)
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(cwd)}})
+    start = time.perf_counter()
+    try:
+        client.execute()
+        crash = None
+    except Exception as exc:  # a dead kernel or a cell past its timeout
+        crash = f"{type(exc).__name__}: {str(exc)[:300]}"
+    seconds = time.perf_counter() - start
+    errors, first_line = [], None
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                errors.append({"cell": index, "grade_id": cell.metadata.get("nbgrader", {}).get("grade_id", ""),
+                               "error": f"{out.get('ename')}: {str(out.get('evalue', ''))[:300]}"})
+            if first_line is None and out.get("output_type") == "stream" and out.get("text", "").strip():
+                first_line = out["text"].strip().splitlines()[0]
+    if crash:
+        errors.append({"cell": None, "grade_id": "", "error": crash})
+    return {"ok": not errors, "seconds": round(seconds, 1), "errors": errors, "first_line": first_line}
+
+
+def device_only_mutants(lesson: str, backend: str, cwd: Path) -> list[dict]:
+    """Run the wrong answers marked ``"only_under"`` with the machine's own arithmetic."""
+    from .lessoncheck import load_mutants, run_mutants
+
+    mutants = [m for m in load_mutants(lesson) if m.get("only_under")]
+    if not mutants:
+        return []
+    nb = nbformat.read(str(ROOT / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
+    results = run_mutants(nb, mutants, cwd=cwd)
+    return [{"function": r.function, "why": r.why, "only_under": m["only_under"],
+             "caught": r.own_hidden_failed, "failed_tests": r.failed_tests,
+             "must_be_caught": m["only_under"] == backend}
+            for m, r in zip(mutants, results)]
+
+
+def markdown(report: dict) -> str:
+    p = report["probe"]
+    e, r = p["errors"], p["references"]
+    lines = [f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`, "
+             f"JAX {p['jax']}, Python {report['python']}.", "",
+             f"Probe (512x512x512 float32 matmul, max abs error against float64): DEFAULT {e['default']:.2e}, "
+             f"HIGH {e['high']:.2e}, HIGHEST {e['highest']:.2e}; TF32 inputs would give "
+             f"{r['tf32 inputs']:.2e}, one bf16 pass {r['one bf16 pass']:.2e}: "
+             f"**DEFAULT behaves as {p['default_is']}**.", "",
+             "| lesson | solution notebook (hidden tests included) | seconds |", "|---|---|---|"]
+    for name, res in report["lessons"].items():
+        status = "passed" if res["ok"] else "FAILED: " + "; ".join(
+            f"{x['grade_id'] or 'cell ' + str(x['cell'])}: {x['error'][:120]}" for x in res["errors"])
+        lines.append(f"| {name} | {status} | {res['seconds']} |")
+    mutants = [(name, m) for name, ms in report["mutants"].items() for m in ms]
+    if mutants:
+        lines += ["", "| wrong answer that only a device exposes | caught by its hidden test here |", "|---|---|"]
+        lines += [f"| {name}: {m['why']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants]
+    return "\n".join(lines) + "\n"
+
+
+def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    report = {"date": datetime.date.today().isoformat(), "python": sys.version.split()[0],
+              "probe": probe(), "lessons": {}, "mutants": {}}
+    backend = report["probe"]["backend"]
+    print(json.dumps(report["probe"], indent=1), flush=True)
+    for name in lesson_names(root):
+        with tempfile.TemporaryDirectory() as tmp:
+            res = run_notebook(root / "solutions" / name / f"{name}.ipynb", Path(tmp))
+        report["lessons"][name] = res
+        print(f"{name}: {'passed' if res['ok'] else 'FAILED'} in {res['seconds']} s {res['errors'] or ''}",
+              flush=True)
+        if mutants and root == ROOT:
+            with tempfile.TemporaryDirectory() as tmp:
+                report["mutants"][name] = device_only_mutants(name, backend, Path(tmp))
+    (out / "hardware.json").write_text(json.dumps(report, indent=1))
+    (out / "hardware.md").write_text(markdown(report))
+    print(markdown(report))
+    failed = [n for n, r in report["lessons"].items() if not r["ok"]]
+    missed = [m["why"] for ms in report["mutants"].values() for m in ms if m["must_be_caught"] and not m["caught"]]
+    return 1 if failed or missed else 0
+
+
+# Python packages the course needs that the CUDA machine's image lacks (its python3 already has
+# jax, numpy, ml_dtypes, matplotlib, protobuf, ...): the Jupyter kernel stack and xprof.
+KERNEL_STACK = ["ipykernel==7.4.0", "nbclient==0.11.0", "nbformat==5.11.1", "jupyter_client==8.10.0"]
+NO_DEPS = ["xprof==2.24.2", "gviz_api==1.10.0"]
+ON_THE_IMAGE = {"attrs", "packaging", "python_dateutil", "typing_extensions", "psutil", "pygments", "six"}
+
+
+def wheels(dest: Path, python_version: str = "3.12") -> int:
+    """Download (here, where pip reaches PyPI) the wheels the device machine installs offline."""
+    dest.mkdir(parents=True, exist_ok=True)
+    platform = []
+    for tag in ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_26_x86_64",
+                "manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux1_x86_64"):
+        platform += ["--platform", tag]
+    base = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--python-version",
+            python_version, "--implementation", "cp", *platform, "-d", str(dest)]
+    subprocess.run(base + KERNEL_STACK, check=True)
+    subprocess.run(base + ["--no-deps"] + NO_DEPS, check=True)
+    for whl in dest.glob("*.whl"):
+        if whl.name.split("-")[0].lower() in ON_THE_IMAGE:
+            whl.unlink()
+    total = sum(w.stat().st_size for w in dest.glob("*.whl"))
+    print(f"{len(list(dest.glob('*.whl')))} wheels, {total / 2**20:.1f} MiB in {dest}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.hardware", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="probe, run every solution notebook, write OUT/hardware.{json,md}")
+    p.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    p.add_argument("--no-mutants", action="store_true", help="skip the device-only wrong answers")
+    p = sub.add_parser("wheels", help="download the wheels a bare CUDA machine lacks")
+    p.add_argument("dest", type=Path)
+    p.add_argument("--python-version", default="3.12")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args.out, mutants=not args.no_mutants)
+    return wheels(args.dest, args.python_version)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
