@@ -255,4 +255,53 @@ def pairwise_sum(values, dtype):
         return scalar(rec(w[: n // 2]) + rec(w[n // 2:]))
     return float(rec(v))
 '''},
+
+    # ------------------------------------------ found by independent reviewers (session 2)
+    {"function": 'bf16_round', "why": 'returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)',
+     "source": '''
+def bf16_round(x):
+    u = x.view(np.uint32)
+    nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+    u = np.where(nan, (u & np.uint32(0xFFFF0000)) | np.uint32(0x00400000), u).astype(np.uint32)
+    lsb = (u >> np.uint32(16)) & np.uint32(1)
+    out = (u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)
+    return out.view(np.float32)
+'''},
+    {"function": 'sequential_sum', "why": 'converts the values via float32 (double rounding of float64 inputs)',
+     "source": '''
+def sequential_sum(values, dtype):
+    t = np.dtype(dtype).type
+    s = t(0)
+    for v in np.asarray(values, dtype=np.float32).astype(np.dtype(dtype)):
+        s = t(s + v)
+    return float(s)
+'''},
+    {"function": 'sequential_sum', "why": 'starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0',
+     "source": '''
+def sequential_sum(values, dtype):
+    t = np.dtype(dtype).type
+    v = np.asarray(values, dtype=np.dtype(dtype)).ravel()
+    if v.size == 0:
+        return 0.0
+    s = v[0]
+    for x in v[1:]:
+        s = t(s + x)
+    return float(s)
+'''},
+    {"function": 'pairwise_sum', "why": 'converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs',
+     "source": '''
+def pairwise_sum(values, dtype):
+    dt = np.dtype(dtype)
+    v = np.asarray(jnp.array(values, dtype=jnp.float32)).astype(dt) if len(values) else np.zeros(0, dt)
+
+    def rec(a):
+        n = len(a)
+        if n == 0:
+            return dt.type(0)
+        if n == 1:
+            return a[0]
+        return dt.type(rec(a[:n // 2]) + rec(a[n // 2:]))
+
+    return float(rec(v))
+'''},
 ]

@@ -120,4 +120,51 @@ MUTANTS += [
      "why": "exact reference computed with a DEFAULT-precision f32 dot",
      "source": _curve().replace("ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)",
                                 "ref = np.asarray(jnp.dot(x, w), np.float64)")},
+
+    # ------------------------------------------ found by independent reviewers (session 2)
+    {"function": 'accumulation_error_curve', "why": "fp32_accum from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): no bf16 input rounding on CPU",
+     "source": '''
+def accumulation_error_curve(ks, seed=0):
+    res = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        x, w = seed_data(seed, K)
+        truth = exact_matmul(x, w)
+        a = jnp.dot(x, w, preferred_element_type=jnp.float32)
+        b = jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        res["k"].append(K)
+        for key, o in (("fp32_accum", a), ("bf16_output", b.astype(jnp.bfloat16)),
+                       ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            res[key].append(float(np.max(np.abs(np.asarray(o, np.float64) - truth))))
+    return res
+'''},
+    {"function": 'evaluate_precision_policies', "why": "policy 1/2 from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): on CPU/GPU no bf16 inputs",
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    x, w = seed_data(seed)
+    truth = exact_matmul(x, w)
+    o1 = jnp.dot(x, w, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    cm = jnp.max(jnp.abs(w), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    o3 = exact_matmul(x, q.astype(jnp.float32) * scale)
+    out = []
+    for label, t, wb_, sb in [("bf16 inputs, f32 accumulation", o1, 32768, 0),
+                              ("bf16 inputs, f32 accumulation, bf16 output", o2, 32768, 0),
+                              ("int8 per-column weights, f32 accumulation", o3, 16384, 256)]:
+        d = np.abs(np.asarray(t, np.float64) - truth)
+        out.append({"policy": label, "max_abs_err": round(float(d.max()), 5),
+                    "mean_abs_err": round(float(d.mean()), 5), "weight_bytes": wb_, "scale_bytes": sb})
+    return out
+'''},
+    {"function": 'emulated_bf16_accumulation', "why": 'starts the running sum at round(p0) and loops from k = 1: crashes (IndexError) when K == 0',
+     "source": '''
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    s = np.outer(xb[:, 0], wb[0, :]).astype(ml_dtypes.bfloat16)
+    for k in range(1, xb.shape[1]):
+        s = (s.astype(np.float32) + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16)
+    return s.astype(np.float32)
+'''},
 ]

@@ -317,4 +317,15 @@ def granularity_errors(seed=9):
 MUTANTS += [
     {"function": "granularity_errors", "only_under": "tpu", "source": _SEED_STYLE,
      "why": "the seed's code: reference and product at DEFAULT precision (one bf16 pass on a TPU)"},
+
+    # ------------------------------------------ found by independent reviewers (session 2)
+    {"function": 'w8a8_matmul', "why": 'activation scale clamped to finfo(float32).eps (torchao-style): rows with max|x| < 1.5e-5 lose resolution',
+     "source": '''
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    s_x = jnp.maximum(jnp.max(jnp.abs(x), axis=1, keepdims=True) / 127.0, jnp.finfo(jnp.float32).eps)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.int32)
+    return acc.astype(jnp.float32) * s_x * s_w
+'''},
 ]

@@ -332,4 +332,100 @@ def top_ops(xplane_file, k=5):
     totals = device or host
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
 '''},
+
+    # ------------------------------------------ found by independent reviewers (session 2)
+    {"function": 'capture_warmed_trace', "why": 'times in seconds instead of milliseconds',
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    x = jnp.full((256, 256), 1 / 256, jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    x = jax.block_until_ready(step_fn(x))
+    warmup_ms = time.perf_counter() - t0
+    with jax.profiler.trace(str(trace_dir)):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t0) / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'capture_warmed_trace', "why": 'returns trace_dir as given (relative path not made absolute)',
+     "source": '''
+def capture_warmed_trace(steps=4, trace_dir=None):
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    os.makedirs(trace_dir, exist_ok=True)
+    x = jnp.full((256, 256), 1 / 256, jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    x = jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1e3
+    with jax.profiler.trace(str(trace_dir)):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t0) * 1e3 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(Path(trace_dir).rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'xplane_path', "why": 'matches *.pb, so any newer non-xplane .pb file is returned',
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*.pb"))
+    if not files:
+        raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
+    return max(files, key=lambda p: p.stat().st_mtime)
+'''},
+    {"function": 'xplane_path', "why": 'FileNotFoundError message does not name the directory',
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError("no xplane file found: did the trace run?")
+    return max(files, key=lambda p: p.stat().st_mtime)
+'''},
+    {"function": 'step_times_ms', "why": "xprof reader, sorts by step_num as a string ('10' before '2')",
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    from xprof.profile_data import ProfileData as XProfData
+    steps = []
+    for plane in XProfData.from_file(str(xplane_file)).planes:
+        if plane.name.startswith("/host:"):
+            for line in plane.lines:
+                for ev in line.events:
+                    st = dict(ev.stats)
+                    if ev.name == step_name and "step_num" in st:
+                        steps.append((st["step_num"], ev.duration_ns / 1e6))
+    return [d for _, d in sorted(steps, key=lambda s: s[0])]
+'''},
+    {"function": 'top_ops', "why": 'falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])',
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    planes = list(data.planes)
+    dev_planes = [p for p in planes if p.name.startswith("/device:")]
+    use = dev_planes if dev_planes else [p for p in planes if p.name.startswith("/host:")]
+    totals = defaultdict(float)
+    for p in use:
+        lines = list(p.lines)
+        if any(l.name == "XLA Ops" for l in lines):
+            for l in lines:
+                if l.name == "XLA Ops":
+                    for e in l.events:
+                        totals[e.name] += e.duration_ns / 1e3
+        else:
+            for l in lines:
+                for e in l.events:
+                    st = dict(e.stats)
+                    if "hlo_op" in st:
+                        totals[str(st["hlo_op"])] += e.duration_ns / 1e3
+    return sorted(totals.items(), key=lambda t: -t[1])[:k]
+'''},
 ]

@@ -229,4 +229,30 @@ MUTANTS += [
     {"function": "train_linear_regression", "only_under": "tpu",
      "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
      "source": _train().replace(", precision=HIGHEST)", ")")},
+
+    # ------------------------------------------ found by independent reviewers (session 2)
+    {"function": 'policy_table', "why": 'fp32 policy at DEFAULT precision (one bf16 pass on TPU, TF32 on A100/H100): not exact on every backend', "only_under": "tpu",
+     "source": '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / math.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    denom = np.max(np.abs(exact))
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    f_fp32 = jax.jit(lambda x, w: jnp.dot(x, w))
+    f_bf16 = jax.jit(lambda x, wb: jnp.dot(x.astype(jnp.bfloat16), wb, preferred_element_type=jnp.float32))
+    f_wo = jax.jit(lambda x, q, s: jnp.dot(x.astype(jnp.bfloat16), q.astype(jnp.bfloat16),
+                                           preferred_element_type=jnp.float32) * s)
+    f_w8a8 = jax.jit(w8a8_matmul)
+    rows = []
+    for name, f, args, nbytes in [("fp32", f_fp32, (x, w), 4 * k * n), ("bf16", f_bf16, (x, w_bf16), 2 * k * n),
+                                  ("int8_weight_only", f_wo, (x, q_w, s_w), k * n + 4 * n),
+                                  ("w8a8", f_w8a8, (x, q_w, s_w), k * n + 4 * n)]:
+        out = np.asarray(f(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / denom),
+                     "weight_bytes": int(nbytes), "median_ms": benchmark(f, *args)["median_ms"]})
+    return rows
+'''},
 ]
