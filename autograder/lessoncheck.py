@@ -4,8 +4,9 @@
 
 1. the solution notebook runs clean (hidden tests included) and how long it takes;
 2. its stubbed student version errors only with NotImplementedError or in test cells;
-3. every plausible wrong answer in ``tests/mutants/<NN_name>.py`` fails its own exercise's hidden
-   test and no test of any other exercise.
+3. graded under TPU matmul precision (the grader's default): every plausible wrong answer in
+   ``tests/mutants/<NN_name>.py`` fails its own exercise's hidden test and no test of any other
+   exercise, and every correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
 
     python -m autograder.lessoncheck --try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
 
@@ -15,9 +16,11 @@ optionally under emulated TPU or GPU matmul precision.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.util
 import os
+import re
 import shutil
 import tempfile
 import sys
@@ -114,9 +117,70 @@ class MutantResult:
         return self.own_hidden_failed and not self.others_failed
 
 
-def run_mutants(nb, mutants: list[dict], cwd: Path | None = None,
-                env: dict | None = None) -> list[MutantResult]:
-    """Run the solution once, then swap each mutant in, run every test cell, swap it back."""
+def load_alternatives(lesson: str) -> list[dict]:
+    """Correct answers other than the reference (tests/alternatives/<lesson>.py): each must pass."""
+    path = ROOT / "tests" / "alternatives" / f"{lesson}.py"
+    return load_candidates(path, "ALTERNATIVES") if path.exists() else []
+
+
+def _names_reaching(source: str, names: set[str]) -> set[str]:
+    """Names that a non-test cell defines and that can call one of ``names`` later: functions and
+    classes whose code mentions one, and variables bound to an expression that mentions one
+    without calling it (``step = jax.jit(f)``, ``g = f``); a variable holding a result cannot call."""
+    def mentions(node):
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and sub.id in names:
+                return True
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and sub.value in names:
+                return True
+        return False
+
+    def uncalled(node):
+        called = {id(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
+        return any(isinstance(sub, ast.Name) and sub.id in names and id(sub) not in called
+                   for sub in ast.walk(node))
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython syntax: assume the worst, every name defined at the top level
+        return {a or b for a, b in re.findall(r"^(?:def\s+(\w+)|(\w+)\s*=)", source, re.M)}
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and mentions(node):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and uncalled(node.value):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return found
+
+
+def reachable_tests(nb, function: str) -> set[str]:
+    """grade_ids of the test cells that can call ``function``: those that name it (in code or as a
+    string, as the isolation helpers do), or name something defined elsewhere that can call it
+    (``_names_reaching``), transitively. A test cell outside this set cannot run the function, so
+    swapping in a wrong one cannot change its result."""
+    names, changed = {function}, True
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    while changed:
+        changed = False
+        for cell in code:
+            if not cell_grade_id(cell).startswith("test_"):
+                new = _names_reaching(cell.source, names) - names
+                if new:
+                    names |= new
+                    changed = True
+    return {cell_grade_id(c) for c in code if cell_grade_id(c).startswith("test_")
+            and any(re.search(rf"\b{re.escape(n)}\b", c.source) for n in names)}
+
+
+def run_mutants(nb, mutants: list[dict], cwd: Path | None = None, env: dict | None = None,
+                alternatives: list[dict] = (), executed: list | None = None) -> list[MutantResult]:
+    """Run the solution once, then swap each mutant in, run every test cell that can reach it
+    (``reachable_tests``; the others cannot change), swap it back.
+
+    ``alternatives`` (correct answers) follow in the same kernel, each checked by its own
+    exercise's test cells only; their results come after the mutants'. If ``executed`` is a list,
+    the solution notebook as first executed (outputs and errors) is appended to it."""
     nb = copy.deepcopy(nb)
     client = _client(nb, cwd)
     answers = {cell_grade_id(c): c for c in nb.cells}
@@ -126,14 +190,20 @@ def run_mutants(nb, mutants: list[dict], cwd: Path | None = None,
         for index, cell in enumerate(nb.cells):
             if cell.cell_type == "code":
                 client.execute_cell(cell, index)
-        for mutant in mutants:
+        if executed is not None:
+            executed.append(copy.deepcopy(nb))
+        for mutant in [*mutants, *[{**a, "_own_tests_only": True} for a in alternatives]]:
             original = answers[f"answer_{mutant['function']}"]
+            own = (f"test_{mutant['function']}_visible", f"test_{mutant['function']}_hidden")
+            reach = reachable_tests(nb, mutant["function"]) | set(own)
             swapped = nbformat.v4.new_code_cell(mutant["source"])
             client.execute_cell(swapped, 0)
             result = MutantResult(mutant["function"], mutant["why"])
             if any(o.get("output_type") == "error" for o in swapped.outputs):
                 result.failed_tests.append("<the wrong answer's own code raised: it never ran>")
             for index, cell in tests:
+                if cell_grade_id(cell) not in (own if mutant.get("_own_tests_only") else reach):
+                    continue
                 probe = copy.deepcopy(cell)
                 client.execute_cell(probe, index)
                 if any(o.get("output_type") == "error" for o in probe.outputs):
@@ -190,20 +260,22 @@ def main(argv: list[str]) -> int:
           f"errors: {cell_errors(stub)}; disallowed: {bad or 'none'}")
     ok &= not bad
 
-    mutants = load_mutants(lesson)
+    mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
     t0 = time.perf_counter()
-    for r in run_mutants(nb, cpu_mutants(mutants)):
-        flag = "ok  " if r.ok else "FAIL"
-        print(f"  {flag} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
+    with tempfile.TemporaryDirectory() as tmp:  # graded as the grader does: TPU precision
+        results = run_mutants(nb, mutants, env=emulation_env(Path(tmp), "tpu"), alternatives=alternatives)
+    for r in results[:len(mutants)]:
+        print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
+    for r in results[len(mutants):]:
+        print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
+        ok &= not r.failed_tests
     tpu_only = emulated_mutants(mutants, "tpu")
-    if tpu_only:
-        with tempfile.TemporaryDirectory() as tmp:
-            for r in run_mutants(nb, tpu_only, env=emulation_env(Path(tmp), "tpu")):
-                flag = "ok  " if r.ok else "FAIL"
-                print(f"  {flag} mutant (TPU precision) {r.function}: {r.why} -> failed {r.failed_tests}")
-                ok &= r.ok
-    print(f"{len(mutants)} mutants in {time.perf_counter() - t0:.1f} s")
+    for r in run_mutants(nb, tpu_only) if tpu_only else []:
+        caught = r.own_hidden_failed
+        print(f"  {'FAIL' if caught else 'ok  '} TPU-only mutant passes on plain CPU: {r.why}")
+        ok &= not caught
+    print(f"{len(mutants)} mutants, {len(alternatives)} alternatives in {time.perf_counter() - t0:.1f} s")
     return 0 if ok else 1
 
 
