@@ -65,19 +65,44 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
+def lesson_of(notebook: Path) -> str | None:
+    """The lesson a learner's notebook belongs to: by its name, or, for a renamed copy ("Copy of
+    02_matmul_accumulation.ipynb", "mine.ipynb"), by its exercises' nbgrader ids."""
+    import nbformat
+    from .notebooks import ROOT, cell_grade_id, lessons
+
+    names = lessons()
+    if notebook.stem in names:
+        return notebook.stem
+
+    def answer_ids(path):
+        try:
+            cells = nbformat.read(str(path), as_version=4).cells
+        except Exception:  # not a notebook at all
+            return set()
+        return {cell_grade_id(c) for c in cells if cell_grade_id(c).startswith("answer_")}
+
+    mine = answer_ids(notebook)
+    matches = [n for n in names if mine and mine == answer_ids(ROOT / "solutions" / n / f"{n}.ipynb")]
+    return matches[0] if len(matches) == 1 else None
+
+
 def check(notebook: Path, timeout: float) -> int:
     """A learner's self-check: the same grading as `grade`, for one notebook; prints each test's
     outcome and the score (never test code), exits 0 only if everything passes."""
     from .grade import grade_one, load_lessons, _init_worker
     from .notebooks import lessons
 
-    lesson = notebook.stem
-    if lesson not in lessons():
-        print(f"{notebook.name}: not a lesson of this course ({', '.join(lessons())})")
-        return 2
     if not notebook.is_file():
         print(f"{notebook}: no such file")
         return 2
+    lesson = lesson_of(notebook)
+    if lesson is None:
+        print(f"{notebook.name}: not a notebook of this course's lessons ({', '.join(lessons())}); "
+              "check the notebook you downloaded from notebooks/, with your answers filled in")
+        return 2
+    if lesson != notebook.stem:
+        print(f"{notebook.name}: checking it as {lesson} (recognised by its exercises)\n")
     with tempfile.TemporaryDirectory(prefix="check-") as work:
         _init_worker(load_lessons(Path(__file__).resolve().parent.parent, [lesson], Path(work) / "gradebook.db"))
     r = grade_one("you", lesson, str(notebook.resolve()), cell_timeout=timeout,

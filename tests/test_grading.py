@@ -121,3 +121,18 @@ def test_command_line_grade_and_check(tmp_path):
             body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
             for line in body.splitlines():
                 assert len(line.strip()) <= 25 or line.strip() not in printed, "hidden test code printed"
+
+
+def test_check_recognises_a_renamed_copy(tmp_path):
+    """Colab and browsers rename downloads ("Copy of ...", "... (1)"): `check` finds the lesson by the
+    notebook's exercises; a notebook that is no lesson of the course is refused."""
+    from autograder.__main__ import lesson_of
+    lesson = "03_int8_quantization"
+    for name in (f"{lesson}.ipynb", f"Copy of {lesson} (1).ipynb", "mine.ipynb"):
+        write(fill_answers(student_nb(lesson), source_nb(lesson)), tmp_path / name)
+        print(name, "->", lesson_of(tmp_path / name))
+        assert lesson_of(tmp_path / name) == lesson
+    other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+    write(other, tmp_path / "other.ipynb")
+    (tmp_path / "broken.ipynb").write_text("{ not json")
+    assert lesson_of(tmp_path / "other.ipynb") is None and lesson_of(tmp_path / "broken.ipynb") is None
