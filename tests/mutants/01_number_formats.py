@@ -304,4 +304,43 @@ def pairwise_sum(values, dtype):
 
     return float(rec(v))
 '''},
+
+    # ------------------------------------------ found by a second round of reviewers (session 2)
+    {"function": 'sequential_sum', "why": 'converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values',
+     "source": '''
+def sequential_sum(values, dtype):
+    dt = np.dtype(dtype)
+    v = np.asarray(values, dtype=np.float64)
+    v[...] = v.astype(dt)
+    s = dt.type(0)
+    for x in v:
+        s = dt.type(s + dt.type(x))
+    return float(s)
+'''},
+    {"function": 'pairwise_sum', "why": 'converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values',
+     "source": '''
+def pairwise_sum(values, dtype):
+    dt = np.dtype(dtype)
+    v = np.asarray(values, dtype=np.float64)
+    v[...] = v.astype(dt)
+    def rec(lo, hi):
+        if hi - lo == 0:
+            return dt.type(0)
+        if hi - lo == 1:
+            return dt.type(v[lo])
+        mid = lo + (hi - lo) // 2
+        return dt.type(rec(lo, mid) + rec(mid, hi))
+    return float(rec(0, len(v)))
+'''},
+    {"function": 'sequential_sum', "why": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
+     "source": '''
+def sequential_sum(values, dtype):
+    t = np.dtype(dtype).type
+    for i in range(len(values)):
+        values[i] = float(t(values[i]))
+    s = t(0)
+    for x in values:
+        s = t(s + t(x))
+    return float(s)
+'''},
 ]

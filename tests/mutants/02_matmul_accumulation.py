@@ -167,4 +167,157 @@ def emulated_bf16_accumulation(x, w):
         s = (s.astype(np.float32) + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16)
     return s.astype(np.float32)
 '''},
+
+    # ------------------------------------------ found by a second round of reviewers (session 2)
+    {"function": 'evaluate_precision_policies', "why": 'errors truncated (floor) to 5 decimals instead of round(v, 5)',
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    import math
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: math.floor(float(v) * 1e5) / 1e5)(d.max()), "mean_abs_err": (lambda v: math.floor(float(v) * 1e5) / 1e5)(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+'''},
+    {"function": 'evaluate_precision_policies', "why": 'labels of policies 1 and 2 swapped (values in the right order)',
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation, bf16 output", "bf16 inputs, f32 accumulation", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+'''},
+    {"function": 'evaluate_precision_policies', "why": 'policy-3 label claims W8A8 / int32 accumulation (false: only weights are int8, f32 accumulation)',
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 x int8 (w8a8), int32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+'''},
+    {"function": 'emulated_bf16_accumulation', "why": "products from a float32 K=1 dot of the UNROUNDED inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'); on CPU/GPU inputs are not rounded",
+     "source": '''
+def emulated_bf16_accumulation(x, w):
+    x = jnp.asarray(x, jnp.float32)
+    w = jnp.asarray(w, jnp.float32)
+    s = jnp.zeros((x.shape[0], w.shape[1]), jnp.bfloat16)
+    for k in range(x.shape[1]):
+        p = jnp.dot(x[:, k:k + 1], w[k:k + 1, :])
+        s = (s.astype(jnp.float32) + p).astype(jnp.bfloat16)
+    return np.asarray(s.astype(jnp.float32))
+'''},
+    {"function": 'emulated_bf16_accumulation', "why": 'running sum starts at np.float32 -0.0 style: s = -np.zeros(...) (negative zero start): sum of +0 products gives -0 -> wrong sign',
+     "source": '''
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    s = -np.zeros((xb.shape[0], wb.shape[1]), ml_dtypes.bfloat16)
+    for k in range(xb.shape[1]):
+        s = (s.astype(np.float32) + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16)
+    return s.astype(np.float32)
+'''},
+    {"function": 'accumulation_error_curve', "why": 'reference at Precision.HIGH (bf16x3 on a TPU), not exact',
+     "source": '''
+def accumulation_error_curve(ks, seed=0):
+    pass
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+        x = jax.random.normal(k1, (64, K), dtype=jnp.float32)
+        w = jax.random.normal(k2, (K, 64), dtype=jnp.float32) * 0.25
+        ref = jnp.dot(x, w, precision=jax.lax.Precision.HIGH)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        a = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", a), ("bf16_output", a.astype(jnp.bfloat16)), ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(float(np.max(np.abs(np.asarray(o, np.float64) - np.asarray(ref, np.float64)))))
+    pass
+    return curve
+'''},
+    {"function": 'accumulation_error_curve', "why": 'iterates over sorted(set(ks)): reorders and deduplicates K (contract: for each K in ks)',
+     "source": '''
+def accumulation_error_curve(ks, seed=0):
+    pass
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in sorted(set(ks)):
+        k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+        x = jax.random.normal(k1, (64, K), dtype=jnp.float32)
+        w = jax.random.normal(k2, (K, 64), dtype=jnp.float32) * 0.25
+        ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        a = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", a), ("bf16_output", a.astype(jnp.bfloat16)), ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(float(np.max(np.abs(np.asarray(o, np.float64) - np.asarray(ref, np.float64)))))
+    pass
+    return curve
+'''},
+    {"function": 'accumulation_error_curve', "why": "'k' is the ks object itself (tuple/array), not a list (contract: dict with lists)",
+     "source": '''
+def accumulation_error_curve(ks, seed=0):
+    pass
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+        x = jax.random.normal(k1, (64, K), dtype=jnp.float32)
+        w = jax.random.normal(k2, (K, 64), dtype=jnp.float32) * 0.25
+        ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        a = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", a), ("bf16_output", a.astype(jnp.bfloat16)), ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(float(np.max(np.abs(np.asarray(o, np.float64) - np.asarray(ref, np.float64)))))
+    curve['k'] = ks
+    return curve
+'''},
 ]

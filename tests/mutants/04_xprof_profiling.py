@@ -428,4 +428,314 @@ def top_ops(xplane_file, k=5):
                         totals[str(st["hlo_op"])] += e.duration_ns / 1e3
     return sorted(totals.items(), key=lambda t: -t[1])[:k]
 '''},
+
+    # ------------------------------------------ found by a second round of reviewers (session 2)
+    {"function": 'capture_warmed_trace', "why": 'AOT compile outside the timer: warmup_ms excludes compilation',
+     "source": '''
+
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16)).lower(x).compile()
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'capture_warmed_trace', "why": '$TPU_TRACE_DIR overrides an explicit trace_dir',
+     "source": '''
+
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    trace_dir = Path(os.environ.get("TPU_TRACE_DIR") or trace_dir or tempfile.mkdtemp()).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'capture_warmed_trace', "why": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
+     "source": '''
+
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(max((trace_dir / 'plugins' / 'profile').iterdir(), key=lambda p: p.stat().st_mtime).glob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'capture_warmed_trace', "why": 'trace_dir returned as a Path, not a string',
+     "source": '''
+
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": trace_dir}
+'''},
+    {"function": 'capture_warmed_trace', "why": 'no final block_until_ready: steady_ms times dispatch only',
+     "source": '''
+
+def capture_warmed_trace(steps=4, trace_dir=None):
+    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1000.0
+    if trace_dir is None:
+        trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
+    trace_dir = Path(trace_dir).resolve()
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    with jax.profiler.trace(str(trace_dir)):
+        t1 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
+        jax.block_until_ready(x)
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
+            "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
+'''},
+    {"function": 'xplane_path', "why": 'pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb',
+     "source": '''
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*xplane.pb"))
+    if not files:
+        raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
+    return max(files, key=lambda p: p.stat().st_mtime)
+'''},
+    {"function": 'count_events', "why": 'only /host: and /device: planes (skips other planes)',
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    return sum(name_substring in ev.name for p in data.planes
+               if p.name.startswith(("/host:", "/device:")) for l in p.lines for ev in l.events)
+'''},
+    {"function": 'count_events', "why": 'deduplicates events by (name, start, duration) across lines',
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    return len({(ev.name, ev.start_ns, ev.duration_ns) for p in data.planes for l in p.lines
+                for ev in l.events if name_substring in ev.name})
+'''},
+    {"function": 'count_events', "why": 'also counts events whose hlo_op/stat values contain the substring',
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    n = 0
+    for p in data.planes:
+        for l in p.lines:
+            for ev in l.events:
+                if name_substring in ev.name or any(name_substring in str(v) for _, v in ev.stats):
+                    n += 1
+    return n
+'''},
+    {"function": 'step_times_ms', "why": 'dict keyed by step_num: repeated step numbers collapse to one',
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    found = {}
+    for plane in ProfileData.from_file(str(xplane_file)).planes:
+        if not plane.name.startswith("/host:"):
+            continue
+        for line in plane.lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if ev.name == step_name and "step_num" in st:
+                    found[int(st["step_num"])] = ev.duration_ns / 1e6
+    return [found[k] for k in sorted(found)]
+'''},
+    {"function": 'step_times_ms', "why": 'searches every plane, device planes included (not only /host:)',
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    found = []
+    for plane in ProfileData.from_file(str(xplane_file)).planes:
+        for line in plane.lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if ev.name == step_name and "step_num" in st:
+                    found.append((int(st["step_num"]), ev.duration_ns / 1e6))
+    return [ms for _, ms in sorted(found, key=lambda t: t[0])]
+'''},
+    {"function": 'top_ops', "why": 'only the first /device: plane (multi-chip traces lose the others)',
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    def plane_ops(plane):
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            return [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events]
+        ops = []
+        for line in lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if "hlo_op" in st:
+                    ops.append((str(st["hlo_op"]), ev.duration_ns))
+        return ops
+    device, host = [], []
+    for plane in data.planes:
+        if plane.name.startswith("/device:"):
+            if not device:
+                device += plane_ops(plane)
+        elif plane.name.startswith("/host:"):
+            host += plane_ops(plane)
+    events = device if device else host
+    totals = defaultdict(float)
+    for name, ns in events:
+        totals[name] += ns / 1e3
+    return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]
+'''},
+    {"function": 'top_ops', "why": 'XLA Ops plane: also counts hlo_op events on its other lines',
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    def plane_ops(plane):
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            extra = [(str(dict(ev.stats)["hlo_op"]), ev.duration_ns) for line in lines if line.name != "XLA Ops"
+                     for ev in line.events if "hlo_op" in dict(ev.stats)]
+            return [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events] + extra
+        ops = []
+        for line in lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if "hlo_op" in st:
+                    ops.append((str(st["hlo_op"]), ev.duration_ns))
+        return ops
+    device, host = [], []
+    for plane in data.planes:
+        if plane.name.startswith("/device:"):
+            device += plane_ops(plane)
+        elif plane.name.startswith("/host:"):
+            host += plane_ops(plane)
+    events = device if device else host
+    totals = defaultdict(float)
+    for name, ns in events:
+        totals[name] += ns / 1e3
+    return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]
+'''},
+    {"function": 'top_ops', "why": 'drops control-flow ops (while/call/conditional) to avoid double counting',
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    def plane_ops(plane):
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            return [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events]
+        ops = []
+        for line in lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if "hlo_op" in st:
+                    ops.append((str(st["hlo_op"]), ev.duration_ns))
+        return ops
+    device, host = [], []
+    for plane in data.planes:
+        if plane.name.startswith("/device:"):
+            device += plane_ops(plane)
+        elif plane.name.startswith("/host:"):
+            host += plane_ops(plane)
+    events = device if device else host
+    totals = defaultdict(float)
+    for name, ns in events:
+        totals[name] += ns / 1e3
+    return sorted(((n, us) for n, us in totals.items()
+                   if not n.split(".")[0] in ("while", "call", "conditional")),
+                  key=lambda t: t[1], reverse=True)[:k]
+'''},
+    {"function": 'top_ops', "why": 'rows are lists, not (name, us) tuples',
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    def plane_ops(plane):
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            return [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events]
+        ops = []
+        for line in lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if "hlo_op" in st:
+                    ops.append((str(st["hlo_op"]), ev.duration_ns))
+        return ops
+    device, host = [], []
+    for plane in data.planes:
+        if plane.name.startswith("/device:"):
+            device += plane_ops(plane)
+        elif plane.name.startswith("/host:"):
+            host += plane_ops(plane)
+    events = device if device else host
+    totals = defaultdict(float)
+    for name, ns in events:
+        totals[name] += ns / 1e3
+    return [[n, us] for n, us in sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]]
+'''},
+    {"function": 'top_ops', "why": "k=0 treated as 'all' (falsy k)",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    def plane_ops(plane):
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            return [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events]
+        ops = []
+        for line in lines:
+            for ev in line.events:
+                st = dict(ev.stats)
+                if "hlo_op" in st:
+                    ops.append((str(st["hlo_op"]), ev.duration_ns))
+        return ops
+    device, host = [], []
+    for plane in data.planes:
+        if plane.name.startswith("/device:"):
+            device += plane_ops(plane)
+        elif plane.name.startswith("/host:"):
+            host += plane_ops(plane)
+    events = device if device else host
+    totals = defaultdict(float)
+    for name, ns in events:
+        totals[name] += ns / 1e3
+    return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k or None]
+'''},
 ]
