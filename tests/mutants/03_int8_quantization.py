@@ -328,4 +328,76 @@ def w8a8_matmul(x, q_w, s_w):
     acc = jnp.dot(q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.int32)
     return acc.astype(jnp.float32) * s_x * s_w
 '''},
+
+    # ------------------------------------------ found by a second round of reviewers (session 2)
+    {"function": 'quantize_per_tensor', "why": "reuses per-channel scales: scale = max of the per-channel scales; an all-zero column's guard scale 1.0 wins whenever max|w| < 127",
+     "source": '''
+def quantize_per_tensor(w):
+    _, s = quantize_per_channel(w)
+    scale = jnp.max(jnp.asarray(s)).astype(jnp.float32)
+    q = jnp.clip(jnp.round(jnp.asarray(w, jnp.float32) / scale), -127, 127).astype(jnp.int8)
+    return q, scale
+'''},
+    {"function": 'dequantize', "why": 'casts only q to float32: a float64 scale (np.float64 / float64 array) gives a float64 result',
+     "source": '''
+def dequantize(q, scale):
+    return np.asarray(q).astype(np.float32) * np.asarray(scale)
+'''},
+    {"function": 'w8a8_matmul', "why": 'int8 x int8 dot with preferred_element_type=float32 (float32 accumulation, not int32): rounds once |acc| > 2**24 (K > ~1040)',
+     "source": '''
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0).astype(jnp.float32)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.float32)
+    return (acc * s_x * jnp.asarray(s_w, jnp.float32)).astype(jnp.float32)
+'''},
+    {"function": 'w8a8_matmul', "why": "codes cast to bfloat16 ('MXU-native, int8 fits bf16 exactly') with f32 accumulation: not int32, rounds once |acc| > 2**24",
+     "source": '''
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0).astype(jnp.float32)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127)
+    acc = jnp.dot(q_x.astype(jnp.bfloat16), jnp.asarray(q_w).astype(jnp.bfloat16),
+                  preferred_element_type=jnp.float32)
+    return (acc * s_x * jnp.asarray(s_w, jnp.float32)).astype(jnp.float32)
+'''},
+    {"function": 'w8a8_matmul', "why": "activation scale clamped at 1e-12 (common 'avoid divide by zero' clamp): rows with max|x| < 1e-12 lose resolution",
+     "source": '''
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    s_x = jnp.maximum(jnp.max(jnp.abs(x), axis=1, keepdims=True), 1e-12) / 127.0
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.int32)
+    return (acc.astype(jnp.float32) * s_x * jnp.asarray(s_w, jnp.float32)).astype(jnp.float32)
+'''},
+    {"function": 'quantize_per_channel', "why": 'NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 (1, N))',
+     "source": '''
+def quantize_per_channel(w):
+    w = np.asarray(w)
+    m = np.max(np.abs(w), axis=0, keepdims=True)
+    scale = np.where(m == 0, 1.0, m / 127).astype(w.dtype)
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    return q, scale
+'''},
+    {"function": 'quantize_per_tensor', "why": 'NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 ())',
+     "source": '''
+def quantize_per_tensor(w):
+    w = np.asarray(w)
+    m = np.max(np.abs(w))
+    scale = np.asarray(m / 127 if m != 0 else 1.0, dtype=w.dtype)
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    return q, scale
+'''},
+    {"function": 'quantize_per_tensor', "why": 'dead-tensor threshold: max|w| < 1e-12 treated as all-zero (scale 1.0, codes 0)',
+     "source": '''
+def quantize_per_tensor(w):
+    w = jnp.asarray(w, jnp.float32)
+    m = jnp.max(jnp.abs(w))
+    scale = jnp.where(m < 1e-12, 1.0, m / 127.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    return q, scale
+'''},
 ]

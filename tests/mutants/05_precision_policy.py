@@ -255,4 +255,198 @@ def policy_table(seed=0, m=256, k=1024, n=256):
                      "weight_bytes": int(nbytes), "median_ms": benchmark(f, *args)["median_ms"]})
     return rows
 '''},
+
+    # ------------------------------------------ found by a second round of reviewers (session 2)
+    {"function": 'benchmark', "why": 'always at least one warm-up call: max(warmup, 1) -> fn called 1+iters times when warmup=0',
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(max(warmup, 1)):
+        jax.block_until_ready(fn(*args))
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    med = float(np.median(times_ms)); mn = float(np.min(times_ms))
+    return {"median_ms": med, "min_ms": mn}
+'''},
+    {"function": 'benchmark', "why": 'upper median sorted[len//2] (wrong for even iters, e.g. the default 10)',
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        jax.block_until_ready(fn(*args))
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args))
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    s = sorted(times_ms); med = float(s[len(s) // 2]); mn = float(s[0])
+    return {"median_ms": med, "min_ms": mn}
+'''},
+    {"function": 'benchmark', "why": 'uses the .block_until_ready() method: fails for pytree (tuple/dict) outputs',
+     "source": '''
+def benchmark(fn, *args, warmup=2, iters=10):
+    for _ in range(warmup):
+        fn(*args).block_until_ready()
+    times_ms = []
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        fn(*args).block_until_ready()
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    med = float(np.median(times_ms)); mn = float(np.min(times_ms))
+    return {"median_ms": med, "min_ms": mn}
+'''},
+    {"function": 'policy_table', "why": 'int8_weight_only dequantizes then rounds the dequantized weights to bf16 (extra bf16 rounding of w)',
+     "source": '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16, preferred_element_type=jnp.float32))
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(x.astype(jnp.bfloat16), (q_w * s_w).astype(jnp.bfloat16), preferred_element_type=jnp.float32))
+    w8a8 = jax.jit(w8a8_matmul)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", w8a8, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+'''},
+    {"function": 'policy_table', "why": 'w drawn as (n, k) and transposed',
+     "source": '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (n, k), dtype=jnp.float32).T / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16, preferred_element_type=jnp.float32))
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(x.astype(jnp.bfloat16), q_w.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s_w)
+    w8a8 = jax.jit(w8a8_matmul)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", w8a8, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+'''},
+    {"function": 'train_linear_regression', "why": 'fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST',
+     "source": '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+    y_c = y
+    def loss_and_grad(w):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HIGHEST)
+            r = pred - y
+            g = (2.0 / n) * (X.T @ r)
+            loss = jnp.mean(r * r)
+        else:
+            w_c = w.astype(jnp.bfloat16)
+            pred = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32)
+            r = pred - y_c
+            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            loss = jnp.mean(r * r)
+        return loss, g
+    w = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    losses = []
+    for _ in range(steps):
+        loss, g = loss_and_grad(w)
+        losses.append(float(loss))
+        if policy == "bf16_params":
+            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
+        else:
+            w = w - lr * g
+    return losses
+'''},
+    {"function": 'train_linear_regression', "why": 'bf16 policies also round the targets y to bf16',
+     "source": '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+    y_c = y.astype(jnp.bfloat16).astype(jnp.float32)
+    def loss_and_grad(w):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HIGHEST)
+            r = pred - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+            loss = jnp.mean(r * r)
+        else:
+            w_c = w.astype(jnp.bfloat16)
+            pred = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32)
+            r = pred - y_c
+            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            loss = jnp.mean(r * r)
+        return loss, g
+    w = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    losses = []
+    for _ in range(steps):
+        loss, g = loss_and_grad(w)
+        losses.append(float(loss))
+        if policy == "bf16_params":
+            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
+        else:
+            w = w - lr * g
+    return losses
+'''},
+    {"function": 'train_linear_regression', "why": 'bf16 policies report the loss rounded to bf16',
+     "source": '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+    y_c = y
+    def loss_and_grad(w):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HIGHEST)
+            r = pred - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+            loss = jnp.mean(r * r)
+        else:
+            w_c = w.astype(jnp.bfloat16)
+            pred = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32)
+            r = pred - y_c
+            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            loss = jnp.mean(r * r).astype(jnp.bfloat16)
+        return loss, g
+    w = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    losses = []
+    for _ in range(steps):
+        loss, g = loss_and_grad(w)
+        losses.append(float(loss))
+        if policy == "bf16_params":
+            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
+        else:
+            w = w - lr * g
+    return losses
+'''},
 ]
