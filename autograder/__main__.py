@@ -1,4 +1,4 @@
-"""Command line: python -m autograder {release,grade,check,run}."""
+"""Command line: python -m autograder {release,grade,check,run,publish}."""
 from __future__ import annotations
 
 import argparse
@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
     p.add_argument("--jobs", type=int, default=None)
 
+    p = sub.add_parser("publish", help="write the student-only course into DIR (autograder/publish.py)")
+    p.add_argument("dir", type=Path)
+
     args = parser.parse_args(argv)
     if args.command == "release":
         from .release import release
@@ -62,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         from .build import run
         return run(jobs=args.jobs)
+    if args.command == "publish":
+        from .publish import main as publish
+        return publish([str(args.dir)])
     return 2
 
 

@@ -23,15 +23,23 @@ def course_settings(root: Path = ROOT) -> dict:
         return tomllib.load(f)["tool"]["course"]
 
 
-def colab_url(lesson: str, root: Path = ROOT) -> str:
+def student_repository(root: Path = ROOT) -> str:
+    """The public repository that `python -m autograder publish` fills and that the published
+    badges open: ``[tool.course] student_repository``, or ``repository`` when it is not set."""
     s = course_settings(root)
-    repo = s["repository"].removeprefix("https://github.com/").strip("/")
+    return s.get("student_repository") or s["repository"]
+
+
+def colab_url(lesson: str, root: Path = ROOT, repository: str | None = None) -> str:
+    """The lesson's Open-in-Colab URL in ``repository`` (default: ``[tool.course] repository``)."""
+    s = course_settings(root)
+    repo = (repository or s["repository"]).removeprefix("https://github.com/").strip("/")
     return (f"https://colab.research.google.com/github/{repo}/blob/{s['branch']}/"
             f"{RELEASE_DIR}/{lesson}/{lesson}.ipynb")
 
 
-def colab_badge(lesson: str, root: Path = ROOT) -> str:
-    return (f'<a href="{colab_url(lesson, root)}" target="_parent">'
+def colab_badge(lesson: str, root: Path = ROOT, repository: str | None = None) -> str:
+    return (f'<a href="{colab_url(lesson, root, repository)}" target="_parent">'
             '<img src="https://colab.research.google.com/assets/colab-badge.svg" '
             'alt="Open In Colab"/></a>')
 

@@ -22,16 +22,18 @@ from .config import (BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, c
 from .notebooks import lessons
 
 
-def with_badge(nb, lesson: str, root: Path = ROOT):
-    """Replace the badge marker in the title cell with the lesson's Colab badge."""
+def with_badge(nb, lesson: str, root: Path = ROOT, repository: str | None = None):
+    """Replace the badge marker in the title cell with the lesson's Colab badge (opening the
+    notebook in ``repository``, by default ``[tool.course] repository``)."""
     first = nb.cells[0]
     if first.cell_type != "markdown" or BADGE_MARKER not in first.source:
         raise ValueError(f"{lesson}: the first cell must be markdown holding {BADGE_MARKER}")
-    first.source = first.source.replace(BADGE_MARKER, colab_badge(lesson, root))
+    first.source = first.source.replace(BADGE_MARKER, colab_badge(lesson, root, repository))
     return nb
 
 
-def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = None) -> list[str]:
+def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = None,
+                   repository: str | None = None) -> list[str]:
     """Copy the source notebooks into a scratch nbgrader course, badges filled in."""
     names = names or lessons(root)
     for lesson in names:
@@ -40,7 +42,7 @@ def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = No
         shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         path = dst / f"{lesson}.ipynb"
         nb = nbformat.read(str(path), as_version=4)
-        nbformat.write(with_badge(nb, lesson, root), str(path))
+        nbformat.write(with_badge(nb, lesson, root, repository), str(path))
     return names
 
 
@@ -58,11 +60,13 @@ def generate(course: Path, names: list[str], db_path: Path) -> None:
                                f"{result.get('error', '')}")
 
 
-def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None) -> list[str]:
-    """Write the student release for every lesson to ``out`` (one folder per lesson)."""
+def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None,
+                  repository: str | None = None) -> list[str]:
+    """Write the student release for every lesson to ``out`` (one folder per lesson), its badges
+    opening ``repository`` (default: ``[tool.course] repository``)."""
     with tempfile.TemporaryDirectory(prefix="course-release-") as tmp:
         course = Path(tmp)
-        names = prepare_course(course, root)
+        names = prepare_course(course, root, repository=repository)
         generate(course, names, db_path or course / "gradebook.db")
         out.mkdir(parents=True, exist_ok=True)
         for lesson in names:
@@ -78,7 +82,7 @@ def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None) -> 
 README_START, README_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
 
 
-def lessons_table(root: Path = ROOT) -> str:
+def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
     """The README's lesson list, each with its Colab badge, from the titles of the notebooks."""
     rows = ["| # | lesson | open |", "|---|---|---|"]
     for lesson in lessons(root):
@@ -88,7 +92,7 @@ def lessons_table(root: Path = ROOT) -> str:
         title = title.split("·", 1)[-1].strip()
         rows.append(f"| {lesson[:2]} | [{title}]({RELEASE_DIR}/{lesson}/{lesson}.ipynb) | "
                     f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]"
-                    f"({colab_url(lesson, root)}) |")
+                    f"({colab_url(lesson, root, repository)}) |")
     return "\n".join(rows)
 
 

@@ -1,0 +1,196 @@
+"""Publish the student-only course: ``python -m autograder publish DIR``.
+
+The full course (solutions/ with its reference solutions and hidden tests, tests/, autograder/,
+examples/) can stay in the instructors' private repository while students get a public one. This
+writes, into DIR, only what students need:
+
+- ``notebooks/``: the student release, built from solutions/ by the same code as
+  ``python -m autograder release``, its Open-in-Colab badges opening the public repository
+  (``[tool.course] student_repository`` in pyproject.toml, ``repository`` when unset). It must be
+  the committed release: a notebook may differ from notebooks/ only in that badge URL, and
+  publish refuses (changing nothing) when solutions/ was edited without ``release``;
+- ``README.md``: what the course is (the repository README's opening), the lesson table with its
+  Colab badges, how to work and how to submit, the licence;
+- ``requirements.txt``: the pinned packages a learner needs on their own machine;
+- the licence files (``LICENSE``, and ``NOTICE`` if there is one).
+
+DIR must be missing, empty, or a previous publish (a clone of the student repository: entries
+whose names start with ``.git`` are left alone). Anything else in it makes publish refuse before
+it deletes anything, so that a mistyped DIR costs nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+from .config import RELEASE_DIR, ROOT, colab_url, student_repository
+from .release import build_release, lessons_table
+
+LICENCE_FILES = ("LICENSE", "NOTICE")
+OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)
+# What a learner installs to run the notebooks locally (pins taken from pyproject.toml).
+STUDENT_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes", "matplotlib", "xprof", "jupyterlab")
+
+STUDENT_README = """\
+{intro}
+## Lessons
+
+{table}
+
+## How to work
+
+1. Click a lesson's **Open in Colab** badge. For a TPU: *Runtime > Change runtime type > TPU*
+   (v5e-1 on the free tier), then *Runtime > Run all*. A GPU or CPU runtime works too: cells that
+   mean something only on a TPU or GPU say so and explain what they would show.
+2. Read, run, and fill in each exercise: replace `raise NotImplementedError()` with your code.
+   Keep the function names and signatures, and put helpers inside the answer cell as functions:
+   at grading time only your answer cells' imports, `def`s, classes and constants run, with the
+   lesson's own setup and tests. Do not edit or delete the test cells.
+3. The visible test after each exercise is a quick check. Hidden tests with fresh inputs run when
+   your instructor grades, **as if on a TPU**: a float32 matmul at DEFAULT precision counts as one
+   bf16 pass even when grading runs on a CPU, so an "exact" reference must use
+   `precision=jax.lax.Precision.HIGHEST` or float64.
+4. On your own machine instead (Python 3.11+):
+
+   ```bash
+   python -m venv .venv
+   .venv/bin/pip install -r requirements.txt
+   .venv/bin/jupyter lab notebooks/
+   ```
+
+## How to submit
+
+Hand in each lesson's `.ipynb` file, with your answers filled in, the way your instructor asks
+(on Colab: *File > Download > Download .ipynb*). Keep the file name `<NN_name>.ipynb`.
+
+## Licence
+
+{licence}
+
+This repository is generated from the course's source (`python -m autograder publish`): changes
+made here are overwritten by the next publish. Report problems to your instructors.
+"""
+
+
+class PublishError(Exception):
+    """Publishing would be wrong or destructive; nothing was written."""
+
+
+def intro(root: Path = ROOT) -> str:
+    """The repository README's opening: its title and what the course is, up to the first section."""
+    text = (root / "README.md").read_text()
+    return text.split("\n## ", 1)[0].rstrip() + "\n"
+
+
+def package_name(requirement: str) -> str:
+    return re.split(r"[=<>!~\[; ]", requirement, maxsplit=1)[0].lower().replace("-", "_")
+
+
+def requirements(root: Path = ROOT) -> str:
+    """requirements.txt: pyproject.toml's pins of the packages in STUDENT_PACKAGES."""
+    with open(root / "pyproject.toml", "rb") as f:
+        pins = tomllib.load(f)["project"]["dependencies"]
+    chosen = [p for p in pins if package_name(p) in STUDENT_PACKAGES]
+    missing = set(STUDENT_PACKAGES) - {package_name(p) for p in chosen}
+    if missing:
+        raise PublishError(f"pyproject.toml lists no {', '.join(sorted(missing))}: update STUDENT_PACKAGES")
+    return "# What the notebooks need on your own machine: pip install -r requirements.txt\n" + \
+        "\n".join(chosen) + "\n"
+
+
+def student_readme(root: Path = ROOT, repository: str | None = None) -> str:
+    with open(root / "pyproject.toml", "rb") as f:
+        licence = tomllib.load(f)["project"].get("license", {}).get("text", "")
+    named = f"{licence} (see [LICENSE](LICENSE))" if licence else "see [LICENSE](LICENSE)"
+    return STUDENT_README.format(intro=intro(root), table=lessons_table(root, repository),
+                                 licence=f"The course is licensed under {named}.")
+
+
+def check_target(out: Path) -> None:
+    """Refuse a DIR that holds anything publish did not write (or git's own files)."""
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"{out} is not a folder")
+    if not out.exists():
+        return
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in OWNED and not p.name.startswith(".git"))
+    if foreign:
+        raise PublishError(f"{out} holds {', '.join(foreign[:8])}{' ...' if len(foreign) > 8 else ''}, "
+                           "which publish did not write; give it an empty folder, a new one, or a "
+                           "clone of the student repository (nothing was changed)")
+
+
+def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
+    """Files of the fresh release (badges opening ``repository``) that are not the committed
+    notebooks/ with its badge URLs pointed at ``repository``."""
+    committed = root / RELEASE_DIR
+    fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
+    committed_files = {p.relative_to(committed) for p in committed.rglob("*")
+                       if p.is_file() and ".ipynb_checkpoints" not in p.parts}
+    problems = [f"not in the committed {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
+    problems += [f"in {RELEASE_DIR}/ but not generated from solutions/: {p}"
+                 for p in sorted(committed_files - fresh_files)]
+    for rel in sorted(fresh_files & committed_files):
+        lesson = rel.parts[0]
+        expected = (committed / rel).read_bytes().replace(
+            colab_url(lesson, root).encode(), colab_url(lesson, root, repository).encode())
+        if (fresh / rel).read_bytes() != expected:
+            problems.append(f"differs from the committed release: {RELEASE_DIR}/{rel}")
+    return problems
+
+
+def publish(out: Path, root: Path = ROOT) -> list[str]:
+    """Write the student-only tree into ``out``; returns the lessons published."""
+    if os.environ.get("COURSE_LESSONS"):
+        raise PublishError("COURSE_LESSONS is set: publish always publishes every lesson (unset it)")
+    if not (root / "LICENSE").is_file():
+        raise PublishError(f"{root / 'LICENSE'} is missing: the published course needs its licence")
+    check_target(out)
+    repository = student_repository(root)
+    with tempfile.TemporaryDirectory(prefix="course-publish-") as tmp:
+        fresh = Path(tmp) / RELEASE_DIR
+        names = build_release(fresh, root, repository=repository)
+        problems = unreleased(fresh, root, repository)
+        if problems:
+            raise PublishError("\n".join(problems) + f"\nThe committed {RELEASE_DIR}/ is not the release of "
+                               "solutions/: run `python -m autograder release`, commit, then publish")
+        readme, reqs = student_readme(root, repository), requirements(root)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in OWNED:  # a previous publish: replaced as a whole (a dropped lesson goes too)
+            old = out / name
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            elif old.exists() or old.is_symlink():
+                old.unlink()
+        shutil.copytree(fresh, out / RELEASE_DIR)
+    (out / "README.md").write_text(readme)
+    (out / "requirements.txt").write_text(reqs)
+    for name in LICENCE_FILES:
+        if (root / name).is_file():
+            shutil.copyfile(root / name, out / name)
+    return names
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder publish",
+                                     description="Write the student-only course (no solutions/, "
+                                                 "tests/, autograder/, examples/) into DIR.")
+    parser.add_argument("dir", type=Path, help="an empty folder, a new one, or a clone of the student repository")
+    args = parser.parse_args(argv)
+    try:
+        names = publish(args.dir, root)
+    except PublishError as exc:
+        print(f"publish: {exc}", file=sys.stderr)
+        return 1
+    print(f"Published {len(names)} lessons to {args.dir}/ (badges open {student_repository(root)}): "
+          f"{', '.join(sorted(p.name for p in args.dir.iterdir() if not p.name.startswith('.git')))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
