@@ -8,8 +8,14 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["report"]:  # its options live with it: autograder/report.py
+        from .report import main as report_main
+        return report_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("report", help="OUT [--roster ROSTER.csv]: the class report (OUT/report.html) and "
+                                  "LMS exports, rebuilt from OUT/ alone")
 
     p = sub.add_parser("release", help="regenerate notebooks/ from solutions/")
     p.add_argument("--check", action="store_true", help="exit non-zero if the committed release is stale")
