@@ -30,7 +30,7 @@ import tomllib
 from pathlib import Path
 
 from .config import RELEASE_DIR, ROOT, colab_url, student_repository
-from .release import build_release, lessons_table
+from .release import build_release, lessons_table, release_differences
 
 LICENCE_FILES = ("LICENSE", "NOTICE")
 OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)
@@ -128,20 +128,10 @@ def check_target(out: Path) -> None:
 def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
     """Files of the fresh release (badges opening ``repository``) that are not the committed
     notebooks/ with its badge URLs pointed at ``repository``."""
-    committed = root / RELEASE_DIR
-    fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
-    committed_files = {p.relative_to(committed) for p in committed.rglob("*")
-                       if p.is_file() and ".ipynb_checkpoints" not in p.parts}
-    problems = [f"not in the committed {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
-    problems += [f"in {RELEASE_DIR}/ but not generated from solutions/: {p}"
-                 for p in sorted(committed_files - fresh_files)]
-    for rel in sorted(fresh_files & committed_files):
+    def badge_moved(rel: Path, data: bytes) -> bytes:
         lesson = rel.parts[0]
-        expected = (committed / rel).read_bytes().replace(
-            colab_url(lesson, root).encode(), colab_url(lesson, root, repository).encode())
-        if (fresh / rel).read_bytes() != expected:
-            problems.append(f"differs from the committed release: {RELEASE_DIR}/{rel}")
-    return problems
+        return data.replace(colab_url(lesson, root).encode(), colab_url(lesson, root, repository).encode())
+    return release_differences(fresh, root / RELEASE_DIR, badge_moved)
 
 
 def publish(out: Path, root: Path = ROOT) -> list[str]:

@@ -105,21 +105,30 @@ def readme_with_lessons(root: Path = ROOT) -> str:
     return f"{head}{README_START}\n{lessons_table(root)}\n{README_END}{tail}"
 
 
+def release_differences(fresh: Path, committed: Path, expected=None) -> list[str]:
+    """Differences between a fresh release and the committed one. ``expected(rel, data)`` maps a
+    committed file's bytes to what the fresh file must hold (default: the same bytes)."""
+    fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
+    committed_files = {p.relative_to(committed) for p in committed.rglob("*")
+                       if p.is_file() and ".ipynb_checkpoints" not in p.parts}
+    problems = [f"missing from {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
+    problems += [f"not generated from {SOURCE_DIR}/: {p}" for p in sorted(committed_files - fresh_files)]
+    for rel in sorted(fresh_files & committed_files):
+        if expected is None:
+            same = filecmp.cmp(fresh / rel, committed / rel, shallow=False)
+        else:
+            same = (fresh / rel).read_bytes() == expected(rel, (committed / rel).read_bytes())
+        if not same:
+            problems.append(f"differs from a fresh release: {RELEASE_DIR}/{rel}")
+    return problems
+
+
 def stale_files(root: Path = ROOT) -> list[str]:
     """Differences between the committed release and a fresh one (empty when in sync)."""
     with tempfile.TemporaryDirectory(prefix="course-release-check-") as tmp:
         fresh = Path(tmp) / RELEASE_DIR
         build_release(fresh, root)
-        committed = root / RELEASE_DIR
-        problems = []
-        fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
-        committed_files = {p.relative_to(committed) for p in committed.rglob("*")
-                           if p.is_file() and ".ipynb_checkpoints" not in p.parts}
-        problems += [f"missing from {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
-        problems += [f"not generated from {SOURCE_DIR}/: {p}" for p in sorted(committed_files - fresh_files)]
-        for rel in sorted(fresh_files & committed_files):
-            if not filecmp.cmp(fresh / rel, committed / rel, shallow=False):
-                problems.append(f"differs from a fresh release: {RELEASE_DIR}/{rel}")
+        problems = release_differences(fresh, root / RELEASE_DIR)
         if (root / "README.md").exists() and readme_with_lessons(root) != (root / "README.md").read_text():
             problems.append("README.md: the lesson list is not the generated one")
         return problems
