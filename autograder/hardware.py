@@ -1,7 +1,6 @@
 """Run the solution notebooks on this machine's own accelerator and record what happened.
 
     python -m autograder.hardware run [--out DIR]   # probe + every solution notebook + device-only mutants
-    python -m autograder.hardware wheels DIR        # the wheels a bare CUDA machine lacks (Python 3.12)
 
 CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul precision
 (tests/test_emulation.py). This is the real thing, for a maintainer on a GPU or TPU machine:
@@ -13,8 +12,8 @@ CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul 
    emulation at all: on a TPU their hidden tests must catch them; elsewhere it is reported.
 
 It writes OUT/hardware.json and OUT/hardware.md (the table the README quotes) and exits 1 if a
-notebook fails (or, on a TPU, a device-only wrong answer passes). Only nbformat, nbclient and an
-IPython kernel are needed (no nbgrader), so it runs on a machine where those travel as wheels.
+notebook fails (or, on a TPU, a device-only wrong answer passes). Beside JAX, only nbformat,
+nbclient and an IPython kernel are needed (no nbgrader). How to run it: docs/HARDWARE.md.
 """
 from __future__ import annotations
 
@@ -165,32 +164,6 @@ def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
     return 1 if failed or missed else 0
 
 
-# Python packages the course needs that the CUDA machine's image lacks (its python3 already has
-# jax, numpy, ml_dtypes, matplotlib, protobuf, ...): the Jupyter kernel stack and xprof.
-KERNEL_STACK = ["ipykernel==7.4.0", "nbclient==0.11.0", "nbformat==5.11.1", "jupyter_client==8.10.0"]
-NO_DEPS = ["xprof==2.24.2", "gviz_api==1.10.0"]
-ON_THE_IMAGE = {"attrs", "packaging", "python_dateutil", "typing_extensions", "psutil", "pygments", "six"}
-
-
-def wheels(dest: Path, python_version: str = "3.12") -> int:
-    """Download (here, where pip reaches PyPI) the wheels the device machine installs offline."""
-    dest.mkdir(parents=True, exist_ok=True)
-    platform = []
-    for tag in ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_26_x86_64",
-                "manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux1_x86_64"):
-        platform += ["--platform", tag]
-    base = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--python-version",
-            python_version, "--implementation", "cp", *platform, "-d", str(dest)]
-    subprocess.run(base + KERNEL_STACK, check=True)
-    subprocess.run(base + ["--no-deps"] + NO_DEPS, check=True)
-    for whl in dest.glob("*.whl"):
-        if whl.name.split("-")[0].lower() in ON_THE_IMAGE:
-            whl.unlink()
-    total = sum(w.stat().st_size for w in dest.glob("*.whl"))
-    print(f"{len(list(dest.glob('*.whl')))} wheels, {total / 2**20:.1f} MiB in {dest}")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.hardware", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -198,13 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("run", help="probe, run every solution notebook, write OUT/hardware.{json,md}")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     p.add_argument("--no-mutants", action="store_true", help="skip the device-only wrong answers")
-    p = sub.add_parser("wheels", help="download the wheels a bare CUDA machine lacks")
-    p.add_argument("dest", type=Path)
-    p.add_argument("--python-version", default="3.12")
     args = parser.parse_args(argv)
-    if args.command == "run":
-        return run(args.out, mutants=not args.no_mutants)
-    return wheels(args.dest, args.python_version)
+    return run(args.out, mutants=not args.no_mutants)
 
 
 if __name__ == "__main__":

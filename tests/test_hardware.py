@@ -1,6 +1,6 @@
 """autograder/hardware.py, the run on a real accelerator: its probe names the arithmetic of DEFAULT
 precision correctly (checked here under emulated TPU and GPU precision), it reports a failing
-notebook as failed, and it needs no nbgrader (which the bare GPU machine does not have)."""
+notebook as failed, and it needs nothing beside JAX but nbformat, nbclient and a kernel (no nbgrader)."""
 import json
 import os
 import subprocess
