@@ -1,0 +1,457 @@
+"""The class report (autograder/report.py): its numbers are those of grades.csv and tests.csv,
+every string from a submission is shown as text, the LMS exports round-trip, and the page renders
+with every figure in headless Chromium (screenshots under build/report/).
+
+No kernels run here: the OUT folders are the example class's real grading output
+(tests/data/report/example_class/, from `python -m autograder grade examples/submissions`) and
+classes generated below by writing results.json, grades.csv and tests.csv directly.
+"""
+import csv
+import html
+import io
+import json
+import random
+import shutil
+import statistics
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from autograder.report import POINTS_ROW, build_report, main, safe_csv_cell, write_exports, write_safe_csv
+from conftest import ROOT
+
+DATA = ROOT / "tests" / "data" / "report"
+SHOTS = ROOT / "build" / "report"
+HOSTILE = ["<img src=x onerror=alert(1)>", '=HYPERLINK("http://evil.example","click")', "+1+2", "@SUM(A1)",
+           "-2+3", "tab\there", "&amp; <b>bold</b>"]
+
+
+# ---------------------------------------------------------------------------------------------
+# OUT folders
+# ---------------------------------------------------------------------------------------------
+
+def example_out(tmp_path: Path) -> Path:
+    """The example class's real OUT/ (4 students, 5 lessons), feedback pages as the grader makes."""
+    out = tmp_path / "example"
+    shutil.copytree(DATA / "example_class", out)
+    for r in json.loads((out / "results.json").read_text()):
+        if r["status"] != "missing":
+            page = out / "feedback" / r["student"] / f"{r['notebook']}.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text("<!doctype html><title>feedback</title>")
+    return out
+
+
+LESSONS = {  # lesson: [(exercise, visible points, hidden points)]
+    "01_alpha": [("round_it", 1, 3), ("sum_it", 1, 2), ("table", 1, 2)],
+    "02_beta": [("policies", 1, 3), ("curve", 1, 2)],
+    "03_gamma": [("quantize", 1, 2), ("matmul", 1, 2), ("errors", 1, 2), ("scale", 1, 1)],
+}
+MESSAGES = ["reference at DEFAULT precision: error {} too large", "compile time leaked into the timing ({} ms)",
+            "scale of an all-zero column must be 1.0, got {}"]
+
+
+def generated_out(tmp_path: Path, n: int = 60, names: list[str] | None = None, seed: int = 0,
+                  run: dict | None = None, hostile_text: str = "") -> Path:
+    """A class of n students written as the grader writes OUT/ (CSV cells through safe_csv_cell):
+    every status, hidden failures with instructor-only messages, timings, and feedback pages."""
+    rng = random.Random(seed)
+    out = tmp_path / f"class{n}-{seed}"
+    out.mkdir()
+    names = names or [f"s{i:03d}" for i in range(1, n + 1)]
+    results = []
+    for student in names:
+        skill = rng.random()
+        for lesson, exercises in LESSONS.items():
+            status = rng.choices(["ok", "timeout", "error", "tampered", "missing"], [40, 2, 2, 1, 3])[0]
+            r = {"student": student, "notebook": lesson, "score": 0.0, "status": status, "detail": "",
+                 "tests": [], "notes": [], "seconds": round(rng.uniform(2, 30), 2), "digest": "ab:tpu",
+                 "max_score": float(sum(v + h for _, v, h in exercises))}
+            if status == "missing":
+                r["seconds"] = 0.0
+                results.append(r)
+                continue
+            r["detail"] = {"ok": "", "timeout": "timed out in a cell", "error": "kernel died " + hostile_text,
+                           "tampered": "deleted test_x_hidden " + hostile_text}[status]
+            r["notes"] = [f"note about {hostile_text}"] if hostile_text else []
+            for ex, vis, hid in exercises:
+                for kind, pts in (("visible", vis), ("hidden", hid)):
+                    t = {"grade_id": f"test_{ex}_{kind}", "max_score": float(pts), "hidden": kind == "hidden",
+                         "doc": f"{kind.capitalize()} check of {ex} {hostile_text}", "error": "", "message": ""}
+                    roll = rng.random()
+                    if status == "tampered":
+                        t["error"] = "no points: the checking machinery was attacked"
+                    elif roll < 0.08:
+                        t["error"] = "NotImplementedError"
+                    elif roll < 0.08 + 0.5 * (1 - skill):
+                        msg = rng.choice(MESSAGES).format(round(rng.uniform(0, 9), 3)) + hostile_text
+                        t["message"] = "AssertionError: " + msg
+                        t["error"] = ("AssertionError (the hidden test's details are not shown)" if kind == "hidden"
+                                      else "AssertionError: " + msg)
+                    t["score"] = 0.0 if t["error"] else float(pts)
+                    r["tests"].append(t)
+            r["score"] = sum(t["score"] for t in r["tests"])
+            results.append(r)
+    (out / "results.json").write_text(json.dumps(results, indent=1))
+    write_safe_csv(out / "grades.csv", [["student", "notebook", "score", "max_score", "status"]]
+                   + [[r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]]
+                      for r in results])
+    write_safe_csv(out / "tests.csv", [["student", "notebook", "grade_id", "score", "max_score"]]
+                   + [[r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}"]
+                      for r in results for t in r["tests"]])
+    for r in results:
+        if r["status"] != "missing":
+            page = out / "feedback" / r["student"] / f"{r['notebook']}.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text("<!doctype html><title>feedback</title>")
+    if run is not None:
+        (out / "run.json").write_text(json.dumps(run))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the page back
+# ---------------------------------------------------------------------------------------------
+
+class Tables(HTMLParser):
+    """{table id or class: [{"lesson", "check", "status", key: text}]} from the data-k cells."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.table, self.row, self.key, self.text = {}, None, None, None, ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.table = a.get("id") or a.get("class")
+            self.tables.setdefault(self.table, [])
+        elif tag == "tr" and self.table:
+            self.row = {k[5:]: v for k, v in a.items() if k.startswith("data-")}
+        elif tag == "td" and "data-k" in a:
+            self.key, self.text = a["data-k"], ""
+
+    def handle_data(self, data):
+        if self.key:
+            self.text += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.key:
+            self.row[self.key] = self.text.strip()
+            self.key = None
+        elif tag == "tr" and self.row is not None:
+            if len(self.row) > 1:
+                self.tables[self.table].append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.table = None
+
+
+def tables(page: str) -> dict:
+    p = Tables()
+    p.feed(page)
+    return p.tables
+
+
+def read_csv(path: Path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        return list(csv.DictReader(f))
+
+
+def number(text: str) -> float | None:
+    return None if text in ("–", "\u2013") else float(text.replace("%", "").strip())
+
+
+def assert_numbers_match_csvs(out: Path, page: str) -> None:
+    """Every number of the lesson and check tables, recomputed from grades.csv and tests.csv."""
+    grades, tests = read_csv(out / "grades.csv"), read_csv(out / "tests.csv")
+    t = tables(page)
+    lessons = sorted({g["notebook"] for g in grades})
+    assert [r["lesson"] for r in t["lessons"]] == lessons
+    for row in t["lessons"]:
+        mine = [g for g in grades if g["notebook"] == row["lesson"]]
+        scores = [float(g["score"]) for g in mine if g["status"] != "missing"]
+        assert number(row["students"]) == len(mine)
+        assert number(row["submitted"]) == len(scores)
+        assert number(row["mean"]) == pytest.approx(statistics.fmean(scores), abs=0.005)
+        assert number(row["median"]) == statistics.median(scores)
+        assert number(row["min"]) == min(scores) and number(row["max"]) == max(scores)
+        assert number(row["max_score"]) == max(float(g["max_score"]) for g in mine)
+        for s in ("ok", "timeout", "error", "tampered", "missing"):
+            assert number(row[s]) == sum(g["status"] == s for g in mine), (row["lesson"], s)
+    checks = {(r["lesson"], r["check"]): r for r in t["checks"]}
+    expected = {(x["notebook"], x["grade_id"]) for x in tests}
+    assert set(checks) == expected
+    for (lesson, gid), row in checks.items():
+        mine = [x for x in tests if x["notebook"] == lesson and x["grade_id"] == gid]
+        passed = sum(float(x["score"]) >= float(x["max_score"]) for x in mine)
+        assert number(row["n"]) == len(mine) and number(row["passed"]) == passed, (lesson, gid)
+        assert number(row["share"]) == pytest.approx(100 * passed / len(mine), abs=0.5)
+        assert number(row["lost"]) == sum(float(x["max_score"]) - float(x["score"]) for x in mine)
+    for row in t.get("ranked", []):  # the ranking agrees with the per-check table
+        assert number(row["lost"]) == number(checks[(row["lesson"], row["check"])]["lost"])
+        assert number(row["lost_wrong"]) == number(checks[(row["lesson"], row["check"])]["lost_wrong"]) > 0
+    ranked = [number(r["lost_wrong"]) for r in t.get("ranked", [])]
+    assert ranked == sorted(ranked, reverse=True)
+    human = [g for g in grades if g["status"] != "ok"]
+    assert len(t.get("needs-human", [])) == len(human)
+
+
+# ---------------------------------------------------------------------------------------------
+# The numbers
+# ---------------------------------------------------------------------------------------------
+
+def test_example_class_numbers_equal_the_csvs(tmp_path):
+    out = example_out(tmp_path)
+    path = build_report(out)
+    assert path == out / "report.html"
+    page = path.read_text()
+    assert_numbers_match_csvs(out, page)
+    assert 'id="problems"' not in page and "id=problems" not in page  # the files agree
+    # What an instructor reads first: the check that cost most to wrong answers, its docstring.
+    assert "Re-teach first: <code>evaluate_precision_policies</code> in 02_matmul_accumulation" in page
+    # The rows that need a human: eve's three kinds, cy's missing lesson, and what was found.
+    rows = tables(page)["needs-human"]
+    assert sorted(r["status"] for r in rows) == ["error", "error", "missing", "tampered", "tampered", "tampered"]
+    assert "deleted test_accumulation_error_curve_hidden" in page
+    assert 'href="feedback/cy/01_number_formats.html"' in page
+    assert "not recorded" in page  # this OUT folder has no run.json
+
+
+def test_generated_class_of_60_numbers_equal_the_csvs(tmp_path):
+    run = {"date": "2026-12-02T10:00:00Z", "course_commit": "0ecc4a6", "emulation": "tpu", "seed": 1234,
+           "versions": {"jax": "0.10.2", "jaxlib": "0.10.2", "nbgrader": "0.9.6", "python": "3.11.2"},
+           "limits": {"cell_timeout_s": 120, "notebook_timeout_s": 900, "memory_gib": 4}}
+    out = generated_out(tmp_path, 60, run=run)
+    page = build_report(out).read_text()
+    assert_numbers_match_csvs(out, page)
+    assert "id=problems" not in page
+    # Hidden messages are grouped (numbers masked) and counted; the group counts add up.
+    results = json.loads((out / "results.json").read_text())
+    wrong = [t for r in results if r["status"] != "tampered" for t in r["tests"] if t["message"]
+             and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"]
+    counts = [int(c) for c in __import__("re").findall(
+        r"<li><b>(\d+)&times;</b> <span class=msg>", page.split('data-check="test_round_it_hidden"')[1].split("</tr>")[0])]
+    assert sum(counts) == len(wrong) and len(counts) <= len(MESSAGES)
+    # Provenance, every field.
+    prov = page.split("id=provenance>")[1].split("</table>")[0]
+    for value in ("2026-12-02T10:00:00Z", "0ecc4a6", "0.10.2", "0.9.6", "3.11.2", "tpu", "1234", "cell_timeout_s"):
+        assert value in prov
+    assert "not recorded" not in prov
+
+
+def test_disagreeing_files_are_reported(tmp_path):
+    out = example_out(tmp_path)
+    rows = read_csv(out / "grades.csv")
+    rows[0]["score"] = "12"  # grades.csv no longer agrees with results.json and tests.csv
+    write_safe_csv(out / "grades.csv", [list(rows[0])] + [list(r.values()) for r in rows])
+    page = build_report(out).read_text()
+    assert "id=problems" in page and "ada/01_number_formats: grades.csv says 12 ok, results.json says 13 ok" in page
+    assert "ada/01_number_formats: tests.csv sums to 13, grades.csv says 12" in page
+    assert number(tables(page)["lessons"][0]["max"]) == 12  # the numbers shown are grades.csv's
+
+
+# ---------------------------------------------------------------------------------------------
+# Strings from submissions are text
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, cell", [
+    ("=1+1", "'=1+1"), ("+SUM(A1)", "'+SUM(A1)"), ("-2+3", "'-2+3"), ("@cmd", "'@cmd"),
+    ("  =1", "'  =1"), ("\t=1", "'\\t=1"), ("\r=1", "'\\r=1"), ("a\nb", "a\\nb"), ("bell\x07", "bell\\x07"),
+    ("rtl\u202eoverride", "rtl\\u202eoverride"), ("-5", "-5"), ("-0.25", "-0.25"), ("1e-3", "1e-3"), ("-", "-"),
+    (13.0, "13"), (2.5, "2.5"), (7, "7"), (None, ""), ("ada", "ada"), ("Lovelace, Ada", "Lovelace, Ada"),
+    ("    Points Possible", "    Points Possible"), ("100.00%", "100.00%"),
+])
+def test_safe_csv_cell(value, cell):
+    assert safe_csv_cell(value) == cell
+
+
+def test_html_and_formulas_in_names_and_messages_are_text(tmp_path):
+    out = generated_out(tmp_path, names=HOSTILE + ["ada"], hostile_text=" <script>alert('x')</script> =2+2", seed=3)
+    page = build_report(out).read_text()
+    assert "<script" not in page and "onerror=alert(1)>" not in page and "<b>bold</b>" not in page
+    assert html.escape("<img src=x onerror=alert(1)>") in page and html.escape("&amp; <b>bold</b>") in page
+    assert html.escape("<script>alert('x')</script>") in page
+    assert "id=problems" not in page  # names neutralised in the CSVs still join with results.json
+    assert_numbers_match_csvs(out, page)
+    # Feedback links are percent-encoded paths inside OUT/feedback.
+    assert 'href="feedback/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/01_alpha.html"' in page
+    paths = write_exports(out)
+    for path in paths:
+        for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))):
+            for cell in row:
+                assert not cell.lstrip(" ").startswith(("=", "+", "-", "@", "\t", "\r")) or _is_number(cell), cell
+    wide = read_csv(out / "grades_wide.csv")
+    assert {r["student"] for r in wide} >= {"'" + '=HYPERLINK("http://evil.example","click")', "'+1+2", "'@SUM(A1)",
+                                            "'-2+3", "tab\\there", "<img src=x onerror=alert(1)>"}
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Exports
+# ---------------------------------------------------------------------------------------------
+
+def test_grades_wide_has_a_points_row_and_one_row_per_student(tmp_path):
+    out = generated_out(tmp_path, 60, seed=1)
+    write_exports(out)
+    with open(out / "grades_wide.csv", newline="") as f:
+        table = list(csv.reader(f))
+    assert table[0] == ["student", *LESSONS, "total"]
+    maxes = [sum(v + h for _, v, h in ex) for ex in LESSONS.values()]
+    assert table[1] == [POINTS_ROW, *map(str, maxes), str(sum(maxes))]
+    grades = read_csv(out / "grades.csv")
+    assert [r[0] for r in table[2:]] == sorted({g["student"] for g in grades})
+    for row in table[2:]:
+        mine = {g["notebook"]: float(g["score"]) for g in grades if g["student"] == row[0]}
+        assert [float(x) for x in row[1:-1]] == [mine[n] for n in LESSONS]
+        assert float(row[-1]) == sum(mine.values())
+
+
+def _read_table(path: Path) -> tuple[list[list[str]], bytes]:
+    raw = path.read_bytes()
+    text = raw.decode("utf-8-sig")
+    return list(csv.reader(io.StringIO(text, newline=""))), raw
+
+
+@pytest.mark.parametrize("roster, lesson_headers, appended, missing_side", [
+    ("canvas_gradebook.csv",
+     {"01_number_formats": "01 Number formats (58101)", "02_matmul_accumulation": "02 Matmul accumulation (58102)",
+      "03_int8_quantization": "Lesson 3: int8 quantization (58103)"},
+     ["04_xprof_profiling", "05_precision_policy"],
+     {"in roster, not graded": 2, "graded, not in roster": 0}),
+    ("moodle_grades.csv",
+     {"01_number_formats": "Assignment: 01 Number formats (Real)", "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)"},
+     ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy"],
+     {"in roster, not graded": 1, "graded, not in roster": 1}),
+])
+def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, missing_side):
+    out = example_out(tmp_path)
+    paths = write_exports(out, DATA / roster)
+    filled_path = out / (Path(roster).stem + "_filled.csv")
+    assert filled_path in paths and out / "roster_check.csv" in paths
+    original, raw_in = _read_table(DATA / roster)
+    filled, raw_out = _read_table(filled_path)
+    # The file's own conventions are kept: byte-order mark, line ending.
+    assert raw_out.startswith(b"\xef\xbb\xbf") == raw_in.startswith(b"\xef\xbb\xbf")
+    assert (b"\r\n" in raw_out) == (b"\r\n" in raw_in)
+    header = original[0]
+    assert filled[0] == header + appended and len(filled) == len(original)
+    cols = {n: header.index(h) for n, h in lesson_headers.items()} | {
+        n: len(header) + i for i, n in enumerate(appended)}
+    grades = {(g["student"], g["notebook"]): g["score"] for g in read_csv(out / "grades.csv")}
+    keys = {"Lovelace, Ada": "ada", "Builder, Bob": "bob", "Yang, Cy": "cy", "Example, Eve": "eve",
+            "Ada": "ada", "Bob": "bob", "Cy": "cy"}
+    for before, after in zip(original[1:], filled[1:]):
+        # every cell that is not a lesson column is as it was
+        assert [c for i, c in enumerate(after) if i not in cols.values()] == \
+            [c for i, c in enumerate(before) if i not in cols.values()]
+        student = keys.get(before[0])
+        for lesson, c in cols.items():
+            if before[0].strip() == POINTS_ROW:
+                expected = before[c] if c < len(before) and before[c] else \
+                    max(float(g["max_score"]) for g in read_csv(out / "grades.csv") if g["notebook"] == lesson)
+                assert float(after[c]) == float(expected)
+            elif student:
+                assert after[c] == grades[(student, lesson)], (student, lesson)
+            else:  # a roster student who was not graded: untouched
+                assert after[c] == (before[c] if c < len(before) else "")
+    check = read_csv(out / "roster_check.csv")
+    for kind, n in missing_side.items():
+        assert sum(r["kind"] == kind for r in check) == n, check
+    assert all(r["kind"] != "ambiguous" for r in check)
+
+
+def test_roster_ambiguity_and_hostile_cells(tmp_path):
+    out = example_out(tmp_path)
+    roster = tmp_path / "canvas.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section,01_number_formats\n"
+                      '"Lovelace, Ada",1,S1,ada,A,\n"Lovelace, Ada",2,S2,ada,B,\n'
+                      '"=cmd|\' /C calc\'!A0",3,S3,bob,A,\n')
+    write_exports(out, roster)
+    filled, _ = _read_table(out / "canvas_filled.csv")
+    assert filled[1][5] == "" and filled[2][5] == ""  # two rows claim ada: neither is filled
+    assert filled[3][0] == "'=cmd|' /C calc'!A0" and filled[3][5] == "0"  # bob, neutralised name kept
+    check = read_csv(out / "roster_check.csv")
+    assert {(r["kind"], r["student"]) for r in check} >= {("ambiguous", "ada"), ("graded, not in roster", "cy"),
+                                                           ("graded, not in roster", "eve")}
+
+
+def test_command_line(tmp_path, capsys):
+    out = example_out(tmp_path)
+    assert main([str(out), "--roster", str(DATA / "moodle_grades.csv")]) == 0
+    said = capsys.readouterr().out
+    assert f"Class report: {out / 'report.html'}" in said and "graded, not in roster: eve" in said
+    assert (out / "report.html").is_file() and (out / "grades_wide.csv").is_file()
+    assert "Roster export: students on one side only" in (out / "report.html").read_text()
+    assert main([str(tmp_path / "nowhere")]) == 2
+    from autograder.__main__ import main as cli
+    assert cli(["report", str(out)]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The page in a browser
+# ---------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def chromium():
+    from test_lab_e2e import CHROMIUM, CHROMIUM_ARGS, chromium_or_reason
+
+    reason = chromium_or_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize("which", ["example", "class60", "hostile"])
+def test_page_renders_every_figure_in_chromium(tmp_path, chromium, which):
+    if which == "example":
+        out = example_out(tmp_path)
+    elif which == "class60":
+        out = generated_out(tmp_path, 60)
+    else:
+        out = generated_out(tmp_path, names=HOSTILE, hostile_text=" <script>alert('x')</script>", seed=3)
+    path = build_report(out)
+    lessons = len({g["notebook"] for g in read_csv(out / "grades.csv")})
+    context = chromium.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+    page = context.new_page()
+    requests, dialogs, errors = [], [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_load_state("load")
+        images = page.eval_on_selector_all(
+            "img", "els => els.map(e => [e.complete, e.naturalWidth, e.naturalHeight, e.src.slice(0, 22)])")
+        # one overview, then per lesson a histogram and a check chart
+        assert len(images) == 1 + 2 * lessons, images
+        assert all(ok and w > 300 and h > 150 and src == "data:image/png;base64," for ok, w, h, src in images), images
+        assert requests == [path.as_uri()], requests  # nothing but the page itself is loaded
+        assert dialogs == [] and errors == [], (dialogs, errors)
+        text = page.inner_text("body")
+        assert "Re-teach first" in text and "How these grades were made" in text
+        if which == "hostile":
+            for name in HOSTILE:
+                if "\t" not in name:
+                    assert name in text, name  # shown literally, as text
+            assert page.eval_on_selector_all("script, img:not([src^='data:image/png'])", "els => els.length") == 0
+        page.screenshot(path=str(SHOTS / f"{which}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"{which}_top.png"))
+    finally:
+        context.close()
