@@ -339,6 +339,21 @@ def ranked(stats: list[CheckStats]) -> list[CheckStats]:
                   key=lambda s: (-s.lost_wrong, -len(s.wrong), s.lesson, s.grade_id))
 
 
+def ranked_exercises(top: list[CheckStats]) -> list[dict]:
+    """Exercises (a function and its visible and hidden checks) by points lost to wrong answers."""
+    ex: dict[tuple[str, str], dict] = {}
+    for s in top:
+        x = ex.setdefault((s.lesson, s.exercise), {"lesson": s.lesson, "exercise": s.exercise, "lost_wrong": 0.0,
+                                                   "who": set(), "n": 0, "checks": []})
+        x["lost_wrong"] += s.lost_wrong
+        x["who"] |= {r.student for r, _ in s.wrong}
+        x["n"] = max(x["n"], s.n)
+        x["checks"].append(s)  # already ranked: the costliest first
+    for x in ex.values():
+        x["students"] = len(x.pop("who"))
+    return sorted(ex.values(), key=lambda x: (-x["lost_wrong"], -x["students"], x["lesson"], x["exercise"]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Figures (matplotlib, no pyplot state, greyscale: grey levels and hatches, never colour alone)
 # ---------------------------------------------------------------------------------------------
@@ -432,7 +447,7 @@ def overview_figure(top: list[CheckStats]) -> str:
     hatches = ["//" if s.hidden else "" for s in top]
     bars = ax.barh(labels, [s.lost_wrong for s in top], color=shades, hatch=hatches, edgecolor="black",
                    linewidth=0.6)
-    ax.bar_label(bars, labels=[f"{s.lost_wrong:g} pts, {len(s.wrong)} students" for s in top], padding=3,
+    ax.bar_label(bars, labels=[f"{s.lost_wrong:g} pts, {len(s.wrong)} student{'s' * (len(s.wrong) != 1)}" for s in top], padding=3,
                  fontsize=8)
     ax.invert_yaxis()
     ax.tick_params(axis="y", labelsize=8)
@@ -544,17 +559,20 @@ def render(data: ClassData) -> str:
 
     # --- at a glance
     glance = []
-    if top:
-        t = top[0]
-        g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
-        said = g["texts"].most_common(1)[0][0] if g else ""
-        glance.append(f"<p class=k>Re-teach first: <code>{e(t.exercise)}</code> in {e(t.lesson)}. Its "
-                      f"{'hidden' if t.hidden else 'visible' if t.hidden is False else ''} check "
-                      f"<code>{e(t.grade_id)}</code> cost {t.lost_wrong:g} points to wrong answers "
-                      f"({len(t.wrong)} of {t.n} students)" + (f"; most often: <span class=msg>{e(said)}</span>"
-                                                               if said else "") + ".</p>")
-        if t.doc:
-            glance.append(f"<p><small>What it checks: {e(t.doc)}</small></p>")
+    exercises = ranked_exercises(top)
+    if exercises:
+        items = []
+        for x in exercises[:3]:
+            t = x["checks"][0]
+            g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
+            said = g["texts"].most_common(1)[0][0] if g else ""
+            items.append(f"<li><code>{e(x['exercise'])}</code> in {e(x['lesson'])}: {x['lost_wrong']:g} points "
+                         f"lost to wrong answers, {x['students']} of {x['n']} students; costliest check "
+                         f"<code>{e(t.grade_id)}</code> ({t.lost_wrong:g} points)"
+                         + (f", most often <span class=msg>{e(said)}</span>" if said else "")
+                         + (f"<br><small>It checks: {e(t.doc)}</small>" if t.doc else "") + "</li>")
+        glance.append("<p class=k>Re-teach first (exercises by points lost to wrong answers):</p>"
+                      f"<ol id=reteach>{''.join(items)}</ol>")
     else:
         glance.append("<p class=k>No check lost points to a wrong answer.</p>")
     human = [r for r in data.rows if r.status in NEEDS_A_HUMAN]

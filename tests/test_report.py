@@ -209,7 +209,12 @@ def test_example_class_numbers_equal_the_csvs(tmp_path):
     assert_numbers_match_csvs(out, page)
     assert 'id="problems"' not in page and "id=problems" not in page  # the files agree
     # What an instructor reads first: the check that cost most to wrong answers, its docstring.
-    assert "Re-teach first: <code>evaluate_precision_policies</code> in 02_matmul_accumulation" in page
+    # cy lost 3 points to wrong answers in each of three exercises (ties: the earlier lesson first)
+    reteach = page.split("<ol id=reteach>")[1].split("</ol>")[0]
+    assert [x.split("</code>")[0] for x in reteach.split("<li><code>")[1:]] == [
+        "format_table", "evaluate_precision_policies", "quantize_per_channel"]
+    assert "evaluate_precision_policies</code> in 02_matmul_accumulation: 3 points lost to wrong answers, " \
+           "1 of 4 students" in reteach
     # The rows that need a human: eve's three kinds, cy's missing lesson, and what was found.
     rows = tables(page)["needs-human"]
     assert sorted(r["status"] for r in rows) == ["error", "error", "missing", "tampered", "tampered", "tampered"]
@@ -399,26 +404,13 @@ def test_command_line(tmp_path, capsys):
 # The page in a browser
 # ---------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def chromium():
-    from test_lab_e2e import CHROMIUM, CHROMIUM_ARGS, chromium_or_reason
-
-    reason = chromium_or_reason()
-    if reason:
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+# The lab test's Chromium (Debian's, installed as root when missing; skipped with the reason when
+# it cannot be had): the same browser and flags, shared rather than copied.
+from test_lab_e2e import browser  # noqa: E402,F401
 
 
 @pytest.mark.parametrize("which", ["example", "class60", "hostile"])
-def test_page_renders_every_figure_in_chromium(tmp_path, chromium, which):
+def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):
     if which == "example":
         out = example_out(tmp_path)
     elif which == "class60":
@@ -426,8 +418,9 @@ def test_page_renders_every_figure_in_chromium(tmp_path, chromium, which):
     else:
         out = generated_out(tmp_path, names=HOSTILE, hostile_text=" <script>alert('x')</script>", seed=3)
     path = build_report(out)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     lessons = len({g["notebook"] for g in read_csv(out / "grades.csv")})
-    context = chromium.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+    context = browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
     page = context.new_page()
     requests, dialogs, errors = [], [], []
     page.on("request", lambda r: requests.append(r.url))
