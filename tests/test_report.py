@@ -448,3 +448,20 @@ def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):
         page.screenshot(path=str(SHOTS / f"{which}_top.png"))
     finally:
         context.close()
+
+
+def test_older_or_empty_out_folders_still_give_a_report(tmp_path):
+    """No results.json (only the CSVs), no run.json, or nobody graded yet: a page that says so."""
+    csvs_only = tmp_path / "csvs"
+    csvs_only.mkdir()
+    for name in ("grades.csv", "tests.csv"):
+        shutil.copy(DATA / "example_class" / name, csvs_only / name)
+    page = build_report(csvs_only).read_text()
+    assert "results.json is missing" in page and "not recorded" in page
+    assert_numbers_match_csvs(csvs_only, page)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "grades.csv").write_text("student,notebook,score,max_score,status\n")
+    page = build_report(empty).read_text()
+    assert "Class report: 0 students, 0 lessons" in page
+    assert [p.name for p in write_exports(empty)] == ["grades_wide.csv"]
