@@ -23,21 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN_name>.ipynb for a whole class")
     p.add_argument("submissions", type=Path)
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
-    p.add_argument("--timeout", type=float, default=120, help="seconds per cell (default 120)")
-    p.add_argument("--notebook-timeout", type=float, default=900,
-                   help="seconds per notebook, all cells and kernel restarts included (default 900)")
-    p.add_argument("--memory", type=float, default=4.0, help="GiB of address space per kernel (default 4)")
     p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
-    p.add_argument("--emulate", choices=["tpu", "gpu", "none"], default="tpu",
-                   help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
-                        "bf16 pass) or a GPU (TF32), or as the host computes them (none)")
+    _settings_arguments(p, jobs=True)
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
     p.add_argument("notebook", type=Path)
-    p.add_argument("--emulate", choices=["tpu", "gpu", "none"], default="tpu",
-                   help="matmul precision to check under (default: as on a TPU, like grading)")
-    p.add_argument("--timeout", type=float, default=120)
+    _settings_arguments(p, jobs=False)
 
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
     p.add_argument("--jobs", type=int, default=None)
@@ -50,14 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         from .release import release
         return release(check=args.check)
     if args.command == "grade":
-        from .grade import grade, print_table
+        from .grader import grade, print_table
         if not args.submissions.is_dir():
             print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
             return 2
         try:
-            results = grade(args.submissions, args.out, jobs=args.jobs, timeout=args.timeout,
-                            force=args.force, notebook_timeout=args.notebook_timeout,
-                            memory_gb=args.memory, emulate=args.emulate)
+            results = grade(args.submissions, args.out, _settings(args), force=args.force)
         except KeyboardInterrupt:
             return 130
         print_table(results)
@@ -65,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
               f"and the nbgrader gradebook {args.out / 'gradebook.db'}")
         return 0
     if args.command == "check":
-        import os
-        os.environ["COURSE_EMULATE"] = args.emulate
-        return check(args.notebook, args.timeout)
+        return check(args.notebook, _settings(args))
     if args.command == "run":
         from .build import run
         return run(jobs=args.jobs)
@@ -75,6 +62,32 @@ def main(argv: list[str] | None = None) -> int:
         from .publish import main as publish
         return publish([str(args.dir)])
     return 2
+
+
+def _settings_arguments(p, jobs: bool) -> None:
+    """The grading limits on the command line; defaults from autograder/grader/settings.py."""
+    from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
+    d, lim = Settings(), Limits()
+    if jobs:
+        p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
+        p.add_argument("--seed", type=int, default=None, help="the run's seed, recorded in OUT/run.json")
+    p.add_argument("--timeout", type=float, default=d.cell_timeout,
+                   help=f"seconds per test cell, the student's calls included (default {d.cell_timeout:g})")
+    p.add_argument("--notebook-timeout", type=float, default=d.notebook_timeout,
+                   help=f"seconds per notebook, restarts and replays included (default {d.notebook_timeout:g})")
+    p.add_argument("--memory", type=float, default=lim.memory_bytes / GiB,
+                   help=f"GiB of address space for the student's process (default {lim.memory_bytes / GiB:g})")
+    p.add_argument("--emulate", choices=EMULATION_MODES, default=d.emulation,
+                   help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
+                        "bf16 pass) or a GPU (TF32), or as the host computes them (none)")
+
+
+def _settings(args):
+    import dataclasses
+    from .grader.settings import GiB, Limits, Settings
+    return Settings(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout, emulation=args.emulate,
+                    jobs=getattr(args, "jobs", None), seed=getattr(args, "seed", None),
+                    limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)))
 
 
 def lesson_of(notebook: Path) -> str | None:
@@ -99,11 +112,12 @@ def lesson_of(notebook: Path) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def check(notebook: Path, timeout: float) -> int:
+def check(notebook: Path, settings) -> int:
     """A learner's self-check: the same grading as `grade`, for one notebook; prints each test's
     outcome and the score (never test code), exits 0 only if everything passes."""
-    from .grade import grade_one, load_lessons, _init_worker
-    from .notebooks import lessons
+    from .grader.classrun import load_lessons
+    from .grader.run import grade_notebook
+    from .notebooks import ROOT, lessons
 
     if not notebook.is_file():
         print(f"{notebook}: no such file")
@@ -116,9 +130,8 @@ def check(notebook: Path, timeout: float) -> int:
     if lesson != notebook.stem:
         print(f"{notebook.name}: checking it as {lesson} (recognised by its exercises)\n")
     with tempfile.TemporaryDirectory(prefix="check-") as work:
-        _init_worker(load_lessons(Path(__file__).resolve().parent.parent, [lesson], Path(work) / "gradebook.db"))
-    r = grade_one("you", lesson, str(notebook.resolve()), cell_timeout=timeout,
-                  deny=[str(Path(__file__).resolve().parent.parent)])
+        data = load_lessons(ROOT, [lesson], Path(work) / "gradebook.db")[lesson]
+    r = grade_notebook("you", data, notebook.read_bytes(), settings, ROOT)
     for t in r.tests:
         mark = "PASS" if t.score >= t.max_score else "FAIL"
         print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))

@@ -71,9 +71,9 @@ def run(jobs: int | None = None) -> int:
 
     examples = ROOT / "examples" / "submissions"
     if examples.is_dir():
-        from .grade import grade, print_table
+        from .grader import Settings, grade, print_table
         print("\nGrading the bundled example class (examples/submissions/)...")
-        print_table(grade(examples, BUILD / "grades", jobs=jobs, quiet=True))
+        print_table(grade(examples, BUILD / "grades", Settings(jobs=jobs), quiet=True))
         print(f"Gradebook: {BUILD / 'grades' / 'grades.csv'}")
     print(f"\nDone in {time.perf_counter() - t0:.0f} s. Executed notebooks: build/executed/, "
           f"HTML: build/html/.")

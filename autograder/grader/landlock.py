@@ -1,32 +1,15 @@
-"""Kernel launcher for grading: caps and a filesystem/network/signal sandbox, then ipykernel.
+"""Landlock, the second layer of the student's sandbox (first: the namespaces of sandbox.py).
 
-    python autograder/sandbox.py CONNECTION_FILE [ipykernel arguments...]
-
-Run as a plain script (never imported inside the kernel), with its settings in the environment:
-
-    COURSE_SANDBOX_WORKDIR   the only directory the kernel may write (and, apart from the Python
-                             installation and the system, read): holds the one submission
-    COURSE_SANDBOX_MEMORY    address-space cap in bytes (RLIMIT_AS); 0 = none
-    COURSE_SANDBOX_DENY      os.pathsep-separated paths that must stay unreadable (the course
-                             repository, the submissions, the output folder); only reported here
-    COURSE_SANDBOX_REQUIRE   "1": refuse to start when Landlock is unavailable
-
-Before ipykernel starts, the process:
-- caps its address space (a huge allocation raises MemoryError in the cell instead of
-  taking the machine down), core dumps and the size of any file it writes;
-- on Linux 5.13+ restricts itself with Landlock (an unprivileged LSM: it binds root too):
-  read-only access to the Python installation and system folders, read-write access to the work
-  folder only, so the course repository (solutions/), the gradebook, the output folder, other
-  submissions and other kernels' folders cannot be opened; with Landlock ABI 4+ no outgoing TCP
-  connection (the kernel only binds its own ZMQ ports); with ABI 6+ no signal to any process
-  outside the sandbox (the grader, other kernels) and no abstract unix sockets.
-It prints what it enforced to stderr (``sandbox: ...``), which the grader records.
+An unprivileged Linux security module (5.13+) that binds root too. The student process applies it
+to itself before any student code runs (student_side.py, with ``COURSE_LANDLOCK_RW`` naming the one
+folder it may write): read-only access to the Python installation and system folders, read-write
+access to its work folder only; with ABI 4+ no outgoing TCP connection; with ABI 6+ no signal to
+any process outside and no abstract unix sockets. Standalone: it is copied beside student_side.py.
 """
 from __future__ import annotations
 
 import ctypes
 import os
-import resource
 import sys
 
 # Landlock constants (linux/landlock.h)
@@ -72,7 +55,7 @@ def read_only_paths() -> list[str]:
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
              "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
              "/run/systemd/resolve", "/var/lib/ca-certificates"}
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the course repository
+    here = os.environ.get("COURSE_REPOSITORY", "/nonexistent")  # never the course repository
     for entry in sys.path:  # site-packages outside the prefix (user site, conda, editable installs)
         if not entry or not os.path.isdir(entry):
             continue
@@ -132,32 +115,3 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
     os.close(fd)
     enforced.append(f"files: read-only Python/system, read-write {workdir} only")
     return enforced
-
-
-def main() -> None:
-    connection_file = sys.argv[1]
-    workdir = os.environ.get("COURSE_SANDBOX_WORKDIR") or os.getcwd()
-    memory = int(os.environ.get("COURSE_SANDBOX_MEMORY") or 0)
-    enforced = []
-    if memory > 0:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        enforced.append(f"memory cap {memory / 2**30:.1f} GiB")
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (2**30, 2**30))
-    abi = landlock_abi()
-    if abi:
-        enforced += apply_landlock(abi, workdir, [connection_file])
-    elif os.environ.get("COURSE_SANDBOX_REQUIRE") == "1":
-        sys.exit("sandbox: Landlock is unavailable on this system and a sandbox was required")
-    else:
-        enforced.append("NO filesystem sandbox (Landlock unavailable): run the grader in a container")
-    print("sandbox: " + "; ".join(enforced), file=sys.stderr, flush=True)
-
-    sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
-    sys.argv = ["ipykernel_launcher", "-f", connection_file] + sys.argv[2:]
-    from ipykernel import kernelapp
-    kernelapp.launch_new_instance()
-
-
-if __name__ == "__main__":
-    main()

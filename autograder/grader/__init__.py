@@ -1,0 +1,25 @@
+"""The grader, one room per job. How a submission becomes a grade:
+
+    submissions.py  find and read submissions (trusted side only; symlinks refused)
+    studentcode.py  the student's code as text: definitions only, attacks named
+    plan.py         what runs where: the student's process gets the definitions, the checker the tests
+    classrun.py     a class: lessons built once, workers in parallel, the parent records
+    run.py          one notebook: start and watch its checker, then decide
+    checker.py      the trusted process: setup, references, tests; every point is decided here
+    remote.py       the checker's stand-ins for the student's functions, over the channel
+    wire.py         the channel: plain data in frames, size-capped, linear-time parsing
+    student_side.py the student's process: definitions, then answers calls (untrusted)
+    sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, cgroup
+    landlock.py     the second layer inside the sandbox
+    verdict.py      test_points (how a cell becomes points) and status (which status wins)
+    model.py        the records: TestRecord, TestResult, Result
+    gradebook.py    nbgrader's gradebook and the journal (parent process only)
+    outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
+    settings.py     every limit and default, declared once
+"""
+from .classrun import grade
+from .model import Result, TestResult
+from .outputs import print_table
+from .settings import Limits, Settings
+
+__all__ = ["grade", "Result", "TestResult", "print_table", "Limits", "Settings"]

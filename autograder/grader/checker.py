@@ -1,0 +1,171 @@
+"""The trusted checker: one process per notebook, where every point is decided.
+
+    python -m autograder.grader.checker < job.json      (started by run.py; events on stdout)
+
+It runs the lesson's setup, the instructor's definitions and then each test cell, in its own
+interpreter, which the student's code cannot reach: the exercises' names are ``StudentFunction``
+stand-ins that call the sandboxed student process (remote.py) and get plain data back. A test
+passes when its cell runs to the end without an exception and the student's process neither timed
+out nor died meanwhile. Events, one JSON line each, on the stdout it was started with:
+
+    {"event": "ready", "defined": [...], "definition_errors": [...], "setup_error": ""}
+    {"event": "start", "index": i}
+    {"event": "test", "index": i, "state": "ok|error|timeout|died", "ename", "evalue",
+     "seconds", "output", "student": [what happened to the student's process]}
+    {"event": "done", "log": [the student's last stderr lines]}
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import sandbox
+from .remote import Budget, Student, StudentDied, StudentFunction, StudentTimeout
+from .settings import Limits
+
+EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
+
+
+class CappedText(io.TextIOBase):
+    """A stdout that keeps the first ``limit`` characters."""
+
+    def __init__(self, limit: int):
+        self.limit, self.parts, self.size = limit, [], 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        text = str(text)
+        if self.size < self.limit:
+            self.parts.append(text[: self.limit - self.size])
+            self.size += len(self.parts[-1])
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:500] if text else ""
+
+
+def count_files(folder: Path, limit: int) -> int:
+    n = 0
+    for _, dirs, files in os.walk(folder):
+        n += len(files) + len(dirs)
+        if n > limit:
+            break
+    return n
+
+
+class Checker:
+    def __init__(self, job: dict, emit):
+        self.job, self.emit = job, emit
+        s = job["settings"]
+        self.limits = Limits(**s["limits"])
+        self.budget = Budget(job["notebook_seconds"], s["cell_timeout"])
+        self.workdir = Path(job["workdir"])
+        self.ns: dict = {"__name__": "__main__"}
+        prelude = [EMULATION.read_text()] if s["emulation"] != "none" else []
+        init = {"op": "init", "prelude": prelude, "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
+                "names": job["contract"]}
+        self.student = Student(self._launch, init, self.budget, s["max_restarts"])
+        self.student.contract = list(job["contract"])
+        self.max_output = s["max_output_chars"]
+
+    def _launch(self):
+        return sandbox.prepare(Path(self.job["job_dir"]), self.workdir, self.limits,
+                               Path(self.job["repository"]), self.job["settings"]["emulation"])
+
+    def _run(self, label: str, code: str) -> tuple[str, str, str, str]:
+        """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
+        out = CappedText(self.max_output)
+        self.student.events = []
+        state, ename, evalue = "ok", "", ""
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                exec(compile(code, f"<{label}>", "exec"), self.ns)
+        except StudentTimeout as exc:
+            state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
+        except StudentDied as exc:
+            state, ename, evalue = "died", "StudentDied", _first_line(exc)
+        except BaseException as exc:  # noqa: BLE001  a failing check is data
+            state, ename, evalue = "error", type(exc).__name__, _first_line(exc)
+        events = self.student.events
+        if state in ("ok", "error") and any("timed out" in e for e in events):
+            state = "timeout"
+        elif state in ("ok", "error") and events:
+            state = "died"
+        return state, ename, evalue, out.getvalue()
+
+    def main(self) -> None:
+        job = self.job
+        os.chdir(self.workdir)
+        if job["settings"]["emulation"] != "none":
+            exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
+        try:
+            self.student.start()  # it starts while the checker runs its own setup
+        except OSError as exc:
+            self.student.events.append(f"could not start the student's process: {exc}")
+        setup_state, _, setup_error, _ = self._run("setup", job["setup"])
+        for label, code in job["checker_cells"]:
+            self._run(label, code)
+        os.chdir(self.workdir)
+        base_env = dict(os.environ)  # a test's changes to it are sent with each call
+        self.budget.start_cell()
+        ready_error = ""
+        try:
+            if self.student.proc is None:
+                self.student.ensure()
+            else:
+                self.student.wait_ready()
+        except (StudentDied, StudentTimeout) as exc:
+            ready_error = _first_line(exc)
+            self.student.stop()
+        for name in self.student.defined:
+            self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
+        self.emit({"event": "ready", "defined": self.student.defined,
+                   "definition_errors": self.student.definition_errors,
+                   "setup_error": "" if setup_state == "ok" else setup_error, "student_error": ready_error})
+        for index, test in enumerate(job["tests"]):
+            if index < job.get("start_at", 0):
+                continue
+            self.emit({"event": "start", "index": index})
+            self.budget.start_cell()
+            t0 = time.monotonic()
+            if self.budget.left() <= 0:
+                state, ename, evalue, output = "timeout", "TimeoutError", "the notebook's time was used up", ""
+            else:
+                state, ename, evalue, output = self._run(test["grade_id"], test["source"])
+            events = list(self.student.events)
+            if count_files(self.workdir, self.limits.work_files) > self.limits.work_files:
+                self.student.stop("file limit reached")
+                events.append("file limit reached")
+            self.emit({"event": "test", "index": index, "state": state, "ename": ename, "evalue": evalue,
+                       "seconds": round(time.monotonic() - t0, 3), "output": output, "student": events})
+        log = list(self.student.log)
+        self.student.stop()
+        self.emit({"event": "done", "log": log[-50:]})
+
+
+def main() -> None:
+    events = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything printed at the C level goes to stderr, never into the events
+    job = json.loads(sys.stdin.read())
+
+    def emit(event: dict) -> None:
+        events.write(json.dumps(event) + "\n")
+        events.flush()
+
+    Checker(job, emit).main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Grade a class: every notebook of every student, in parallel worker processes.
+
+The parent finds the submissions, builds each lesson once (nbgrader's generate_assignment, which
+also fills the gradebook), hands each worker plain data (the lesson's notebooks as text, the
+submission's bytes, the settings) and alone records what comes back: gradebook, journal, CSVs,
+feedback, ``run.json`` (how the grades were made).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import multiprocessing
+import os
+import platform
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+import nbformat
+
+from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ..notebooks import lessons
+from . import sandbox
+from .gradebook import GradebookWriter, Journal, digest
+from .model import Result
+from .outputs import write_outputs
+from .run import Lesson, grade_notebook
+from .settings import Settings
+from .submissions import find_submissions, printable
+
+
+def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesson]:
+    """Each lesson's source, the release nbgrader makes of it now (which also records its grade
+    cells in the gradebook at ``db_path``) and the committed notebooks/ (what students downloaded)."""
+    from ..release import generate, prepare_course
+    with tempfile.TemporaryDirectory(prefix="course-template-") as tmp:
+        course = Path(tmp)
+        prepare_course(course, root, names)
+        generate(course, names, db_path)
+        out = {}
+        for n in names:
+            committed = root / RELEASE_DIR / n / f"{n}.ipynb"
+            out[n] = Lesson(n, nbformat.writes(nbformat.read(str(course / SOURCE_DIR / n / f"{n}.ipynb"), as_version=4)),
+                            nbformat.writes(nbformat.read(str(course / RELEASE_DIR / n / f"{n}.ipynb"), as_version=4)),
+                            committed.read_text() if committed.exists() else "")
+        return out
+
+
+def _grade_job(job: dict) -> dict:
+    logging.getLogger("traitlets").setLevel(logging.CRITICAL)
+    settings = Settings(**{**job["settings"], "limits": sandbox.Limits(**job["settings"]["limits"])})
+    return grade_notebook(job["student"], Lesson(**job["lesson"]), job["submission"], settings,
+                          Path(job["repository"]), job["digest"]).to_dict()
+
+
+class Progress:
+    def __init__(self, total: int, quiet: bool):
+        self.total, self.done, self.quiet, self.t0 = total, 0, quiet, time.perf_counter()
+
+    def update(self, r: Result, skipped: bool = False) -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        el = time.perf_counter() - self.t0
+        eta = el / self.done * (self.total - self.done) if self.done else 0
+        bar = "#" * int(20 * self.done / max(self.total, 1))
+        print(f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.notebook}: "
+              f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
+              f"  {el:.0f} s, ~{eta:.0f} s left", file=sys.stderr, flush=True)
+
+
+def provenance(root: Path, settings: Settings) -> dict:
+    def version(module):
+        try:
+            return __import__(module).__version__
+        except Exception:  # noqa: BLE001
+            return "not installed"
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        commit = ""
+    return {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "course_commit": commit or "unknown",
+            "versions": {"python": platform.python_version(), "jax": version("jax"), "jaxlib": version("jaxlib"),
+                         "nbgrader": version("nbgrader"), "numpy": version("numpy")},
+            "emulation": settings.emulation, "seed": settings.seed,
+            "limits": {**{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
+                       **dataclasses.asdict(settings.limits)},
+            "sandbox": sandbox.describe()}
+
+
+def grade(submissions: Path, out: Path, settings: Settings | None = None, root: Path = ROOT,
+          quiet: bool = False, names: list[str] | None = None, force: bool = False) -> list[Result]:
+    """Grade every notebook of every student; one Result per student and lesson."""
+    settings = settings or Settings()
+    if settings.seed is None:
+        settings = dataclasses.replace(settings, seed=secrets.randbelow(2**31))
+    names = names or lessons(root)
+    submissions, out = Path(submissions).resolve(), Path(out).resolve()
+    found, unknown, refused = find_submissions(submissions, names)
+    students = sorted({s for s, _ in found} | {s for s, _ in refused} | {
+        p.name for p in submissions.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")})
+    for path in unknown:
+        print(f"note: ignored {path} (not SUBMISSIONS/<student>/<NN_name>.ipynb)", file=sys.stderr)
+    out.mkdir(parents=True, exist_ok=True)
+    logging.getLogger("traitlets").setLevel(logging.CRITICAL)
+    if not quiet:
+        print(sandbox.describe(), file=sys.stderr)
+    lesson_data = load_lessons(root, names, out / "gradebook.db")
+    (out / "run.json").write_text(json.dumps(provenance(root, settings), indent=1))
+    journal = Journal(out / "journal.jsonl", fresh=force)
+    key = f"{settings.emulation}"
+    results = {(s, n): Result(s, n, status="missing", max_score=lesson_data[n].max_score())
+               for s in students for n in names if (s, n) not in found}
+    for (s, n), why in refused.items():
+        results[(s, n)] = Result(s, n, status="error", detail=why, max_score=lesson_data[n].max_score())
+    todo = []
+    progress = Progress(len(found), quiet)
+    writer = GradebookWriter(out / "gradebook.db")
+    try:
+        for (s, n), p in sorted(found.items()):
+            raw = p.read_bytes()
+            d = digest(raw, lesson_data[n].source, key)
+            prev = journal.done.get((s, n))
+            if prev is not None and prev.digest == d:
+                results[(s, n)] = prev
+                writer.record(prev)
+                progress.update(prev, skipped=True)
+            else:
+                todo.append({"student": s, "lesson": dataclasses.asdict(lesson_data[n]), "submission": raw,
+                             "settings": dataclasses.asdict(settings), "repository": str(root), "digest": d})
+        if todo:
+            _run_pool(todo, settings, results, journal, writer, progress, lesson_data)
+    finally:
+        writer.close()
+        journal.close()
+        write_outputs(out, list(results.values()))
+    return sorted(results.values(), key=lambda r: (r.student, r.notebook))
+
+
+def _run_pool(todo, settings, results, journal, writer, progress, lesson_data) -> None:
+    jobs = max(1, settings.jobs or os.cpu_count() or 1)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"))
+    futures = {pool.submit(_grade_job, job): job for job in todo}
+    interrupted = False
+    try:
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                job = futures[fut]
+                try:
+                    r = Result.from_dict(fut.result())
+                except Exception as exc:  # noqa: BLE001  a worker died: never a silent zero
+                    r = Result(job["student"], job["lesson"]["name"], status="error",
+                               max_score=lesson_data[job["lesson"]["name"]].max_score(),
+                               detail=printable(f"grader crashed: {type(exc).__name__}: {exc}"))
+                results[(r.student, r.notebook)] = r
+                journal.append(r)
+                writer.record(r)
+                progress.update(r)
+    except KeyboardInterrupt:
+        interrupted = True
+        print("\nInterrupted: finished grades are kept in the gradebook and the journal; "
+              "rerun the same command to resume.", file=sys.stderr)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        if not interrupted:
+            pool.shutdown(wait=True)

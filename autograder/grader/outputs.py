@@ -1,0 +1,80 @@
+"""What an instructor and the students read: CSVs, feedback pages, the terminal table.
+
+Every string that came from a submission is escaped for its medium: HTML-escaped on pages,
+control characters escaped in the terminal and the CSVs, spreadsheet formulas neutralised.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import json
+from pathlib import Path
+
+from .model import Result
+from .settings import STATUSES
+from .submissions import printable
+
+
+def csv_cell(value) -> str:
+    """A CSV field that a spreadsheet shows as text: no formula, no control characters."""
+    text = printable(str(value), limit=10_000)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") and not _number(text) else text
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def feedback_html(r: Result) -> str:
+    """A student's page: each check, its docstring, its outcome; never test code, never a hidden
+    test's message, inputs or expected values."""
+    e = html.escape
+    rows = "".join(
+        f"<tr class={'pass' if t.score >= t.max_score else 'fail'}><td>{e(t.grade_id)}"
+        f"<br><small>{e(t.doc)}</small></td>"
+        f"<td>{t.score:g} / {t.max_score:g}</td><td>{'passed' if t.score >= t.max_score else 'failed'}</td>"
+        f"<td><code>{e(t.error)}</code></td></tr>" for t in r.tests)
+    notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
+.pass{{background:#e8f5e9}}.fail{{background:#ffebee}}small{{color:#555}}</style></head><body>
+<h1>{e(r.notebook)}</h1><p>Student: <b>{e(r.student)}</b>. Score: <b>{r.score:g} / {r.max_score:g}</b>.
+Status: <b>{e(r.status)}</b>{(' (' + e(r.detail) + ')') if r.detail else ''}.</p>
+{('<ul>' + notes + '</ul>') if notes else ''}
+<table><tr><th>check</th><th>points</th><th>result</th><th>message</th></tr>{rows}</table>
+<p>Hidden tests run fresh inputs and edge cases; their code and their messages are not shown.</p></body></html>"""
+
+
+def write_outputs(out: Path, results: list[Result]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    results = sorted(results, key=lambda r: (r.student, r.notebook))
+    with open(out / "grades.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["student", "notebook", "score", "max_score", "status"])
+        for r in results:
+            w.writerow([csv_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
+    with open(out / "tests.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["student", "notebook", "grade_id", "score", "max_score"])
+        for r in results:
+            for t in r.tests:
+                w.writerow([csv_cell(r.student), r.notebook, t.grade_id, f"{t.score:g}", f"{t.max_score:g}"])
+    for r in results:
+        if r.status != "missing":
+            path = out / "feedback" / r.student / f"{r.notebook}.html"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(feedback_html(r))
+    (out / "results.json").write_text(json.dumps([r.to_dict() for r in results], indent=1))
+
+
+def print_table(results: list[Result]) -> None:
+    print(f"{'student':<16} {'notebook':<26} {'score':>11}  status")
+    for r in results:
+        print(f"{printable(r.student, 40):<16} {r.notebook:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
+              + (f"  ({printable(r.detail)})" if r.detail else ""))
+    counts = {s: sum(r.status == s for r in results) for s in STATUSES}
+    print("  ".join(f"{s}: {c}" for s, c in counts.items() if c))

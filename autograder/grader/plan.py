@@ -1,0 +1,157 @@
+"""The grading plan of one submission, made from notebooks read as data (no code runs here).
+
+Two sides get code, in notebook order:
+- the STUDENT process (sandboxed): the lesson's setup cell, the instructor cells' definitions, and
+  the student's answer cells (and cells they added) reduced to definitions;
+- the trusted CHECKER: the same setup and instructor definitions, then the test cells, taken
+  from the SOURCE notebook (hidden tests included), never from the submission. In the checker
+  each exercise's function (the ``contract``) is a stand-in that calls the student's process.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from ..notebooks import cell_grade_id
+from .studentcode import Protected, definitions_only, parse_error, static_attacks
+from .submissions import printable, tampering
+
+
+@dataclass
+class TestStep:
+    grade_id: str
+    points: float
+    hidden: bool
+    doc: str
+    source: str
+
+
+@dataclass
+class Plan:
+    setup: str                               # the lesson's first code cell, run on both sides
+    student_cells: list[tuple[str, str]]     # (label, code) for the student process, in order
+    checker_cells: list[tuple[str, str]]     # the instructor's definitions, for the checker
+    tests: list[TestStep]
+    contract: list[str]                      # the exercises' function names
+    edits: list[str] = field(default_factory=list)    # test cells the submission changed
+    attacks: list[str] = field(default_factory=list)  # code aimed at the grader
+    notes: list[str] = field(default_factory=list)    # for the student's feedback
+
+
+def is_test(cell) -> bool:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) and not meta.get("solution")
+
+
+def is_hidden(source: str) -> bool:
+    return "### BEGIN HIDDEN TESTS" in source
+
+
+def points(cell) -> float:
+    return float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
+
+
+def docstring(source: str) -> str:
+    """The first line of a test cell's docstring (what the check is about)."""
+    try:
+        doc = ast.get_docstring(ast.parse(source)) or ""
+    except SyntaxError:
+        m = re.match(r'\s*"""(.*?)(?:"""|\n)', source, re.S)
+        doc = m.group(1) if m else ""
+    doc = doc.strip()
+    return doc.splitlines()[0] if doc else ""
+
+
+def test_steps(source_nb) -> list[TestStep]:
+    return [TestStep(cell_grade_id(c), points(c), is_hidden(c.source), docstring(c.source), c.source)
+            for c in source_nb.cells if c.cell_type == "code" and is_test(c)]
+
+
+def contract_names(source_nb) -> list[str]:
+    """Functions the answer cells of the source notebook define (top-level ``def``s)."""
+    names = []
+    for cell in source_nb.cells:
+        if cell.cell_type == "code" and cell_grade_id(cell).startswith("answer_"):
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError:
+                continue
+            names += [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return names
+
+
+def _student_cells(submitted_nb, release_nbs) -> tuple[dict, dict]:
+    """({answer grade_id: source}, {answer grade_id: [sources of cells added before it]})."""
+    release_code = {c.source.strip() for nb in release_nbs for c in nb.cells if c.cell_type == "code"}
+    release_ids = {c.get("id") for nb in release_nbs for c in nb.cells if c.get("id")}
+    answers, extras, pending = {}, {}, []
+    for cell in submitted_nb.cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = str(cell.get("source", ""))
+        gid = cell_grade_id(cell)
+        if gid.startswith("answer_") and gid not in answers:
+            answers[gid] = source
+            extras[gid], pending = pending, []
+        elif (not gid and source.strip() and source.strip() not in release_code
+              and cell.get("id") not in release_ids):
+            pending.append(source)
+    return answers, {**extras, "_after_last": pending}
+
+
+def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
+    releases = [release_nb] + ([committed_nb] if committed_nb is not None else [])
+    edits = tampering(submitted_nb, release_nb, *releases[1:])
+    answers, extras = _student_cells(submitted_nb, releases)
+    answer_ids = [cell_grade_id(c) for c in source_nb.cells if cell_grade_id(c).startswith("answer_")]
+    if extras["_after_last"] and answer_ids:  # cells added after the last answer: with it
+        extras.setdefault(answer_ids[-1], []).extend(extras["_after_last"])
+    release_answers = {cell_grade_id(c): c.source for c in release_nb.cells
+                       if cell_grade_id(c).startswith("answer_")}
+
+    instructor = [c.source for c in source_nb.cells if c.cell_type == "code"
+                  and not cell_grade_id(c).startswith("answer_") and not is_test(c)]
+    protected = Protected(instructor)
+    student_sources = list(answers.values()) + [s for gid, v in extras.items() if gid != "_after_last" for s in v]
+    plan = Plan(setup="", student_cells=[], checker_cells=[], tests=test_steps(source_nb),
+                contract=contract_names(source_nb), edits=edits,
+                attacks=static_attacks(student_sources, protected))
+
+    dropped, refused = 0, []
+    code_cells = [c for c in source_nb.cells if c.cell_type == "code"]
+    for cell in code_cells:
+        gid = cell_grade_id(cell)
+        if cell is code_cells[0]:
+            plan.setup = cell.source
+        elif is_test(cell):
+            continue
+        elif gid.startswith("answer_"):
+            sources = [(f"cell added before {gid}", s) for s in extras.get(gid, [])]
+            if gid not in answers:
+                plan.notes.append(f"answer cell {gid} is missing: graded as the unanswered stub")
+            sources.append((gid, answers.get(gid, release_answers.get(gid, ""))))
+            for label, src in sources:
+                problem = parse_error(src)
+                if problem:
+                    plan.notes.append(f"{label} does not parse ({problem}): nothing in it was defined")
+                    continue
+                code, n, r = definitions_only(src, protected)
+                dropped, refused = dropped + n, refused + r
+                if code.strip():
+                    plan.student_cells.append((label, code))
+        else:  # an instructor cell: its definitions, none of its demo computations
+            code, _, _ = definitions_only(cell.source, calls=False)
+            if code.strip():
+                label = gid or f"lesson cell {code_cells.index(cell)}"
+                plan.student_cells.append((label, code))
+                plan.checker_cells.append((label, code))
+    if refused:
+        plan.notes.append("not run when grading, since they would replace a builtin or a name the "
+                          "notebook itself defines (tests rely on those): "
+                          + ", ".join(printable(n, 60) for n in sorted(set(refused))))
+    if dropped:
+        plan.notes.append(f"{dropped} top-level statement(s) in your cells did not run when grading: "
+                          "only imports, def/class statements and simple constants do (the exercises "
+                          "are functions)")
+    return plan

@@ -1,0 +1,330 @@
+"""The trusted side of the channel: a student process, and the stand-ins that call into it.
+
+In the checker, each exercise's name is bound to a ``StudentFunction``. Calling it sends the
+arguments (plain data; any other object, such as a callable a test hands to ``benchmark``, is lent
+as a handle whose calls come back here and run in the checker) and the checker's state that a call
+depends on (working directory, environment changes, ``jax.default_matmul_precision``, and any
+exercise the test has rebound, e.g. to a reference), then waits for plain data back, serving the
+student's callbacks meanwhile. What comes back is decoded into the checker's own types: no object
+of the student's reaches a comparison.
+
+A call that outlives the cell's time, a process that dies, and a broken message end the call with
+``StudentTimeout``/``StudentDied`` (BaseExceptions, so a test's ``except Exception`` cannot swallow
+them); the process is started again, definitions replayed, for the next call, while restarts and
+the notebook's time last (one budget).
+"""
+from __future__ import annotations
+
+import builtins
+import collections
+import os
+import select
+import subprocess
+import threading
+import time
+
+import numpy as np
+
+from . import wire
+from .sandbox import Launch
+
+
+class StudentTimeout(BaseException):
+    """The student's code ran past the cell's (or the notebook's) time."""
+
+
+class StudentDied(BaseException):
+    """The student's process ended, broke the channel, or could not be (re)started."""
+
+
+class StudentRaised(Exception):
+    """An exception of a type the checker does not rebuild (a class of the student's)."""
+
+
+class Budget:
+    """Monotonic deadlines: the notebook's, and the current cell's."""
+
+    def __init__(self, notebook_seconds: float, cell_seconds: float):
+        self.notebook_deadline = time.monotonic() + notebook_seconds
+        self.cell_seconds = cell_seconds
+        self.cell_deadline = self.notebook_deadline
+
+    def start_cell(self) -> None:
+        self.cell_deadline = min(self.notebook_deadline, time.monotonic() + self.cell_seconds)
+
+    def left(self) -> float:
+        return min(self.cell_deadline, self.notebook_deadline) - time.monotonic()
+
+
+class Student:
+    """One sandboxed student process at a time, restarted on demand."""
+
+    def __init__(self, launch_factory, init_message: dict, budget: Budget, max_restarts: int, log_lines: int = 200):
+        self.launch_factory, self.init_message = launch_factory, init_message
+        self.budget, self.max_restarts = budget, max_restarts
+        self.proc: subprocess.Popen | None = None
+        self.launch: Launch | None = None
+        self.starts = 0
+        self.defined: list[str] = []
+        self.definition_errors: list[list[str]] = []
+        self.events: list[str] = []   # what happened to the process during the current cell
+        self.log = collections.deque(maxlen=log_lines)
+        self.handles: dict[int, object] = {}
+        self.depth = 0
+        self.contract: list[str] = []
+
+    # -- process ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the process and send it its definitions (does not wait for them)."""
+        self.launch = self.launch_factory()
+        self.proc = subprocess.Popen(self.launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=self.launch.env, close_fds=True,
+                                     preexec_fn=self.launch.preexec, cwd=self.launch.env["HOME"])
+        self.starts += 1
+        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+        self._send(self.init_message)
+
+    def _drain(self, stream) -> None:
+        for line in iter(stream.readline, b""):
+            self.log.append(line.decode("utf-8", "replace").rstrip()[:300])
+
+    def wait_ready(self) -> None:
+        reply = self._receive()
+        if reply.get("op") != "ready":
+            raise StudentDied("the student's process did not start")
+        defined = reply.get("defined")
+        self.defined = [n for n in defined if isinstance(n, str)] if isinstance(defined, list) else []
+        errors = reply.get("errors")
+        self.definition_errors = [[str(x)[:300] for x in e] for e in errors if isinstance(e, list)][:20] \
+            if isinstance(errors, list) else []
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, why: str = "") -> None:
+        if why:
+            self.events.append(why)
+        if self.launch is not None and self.launch.cgroup is not None and self.launch.cgroup.limit_hit():
+            self.events.append("process limit reached")
+        if self.proc is not None:
+            try:
+                if not self.launch.namespaced:
+                    os.killpg(self.proc.pid, 9)
+                self.proc.kill()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self.proc = None
+        if self.launch is not None and self.launch.cgroup is not None:
+            self.launch.cgroup.remove()
+        self.launch = None
+
+    def ensure(self) -> None:
+        """A live, defined process for the next call, or StudentDied."""
+        if self.alive():
+            return
+        if self.starts > self.max_restarts:
+            raise StudentDied("not run: the student's process could not be restarted "
+                              f"({self.max_restarts} restarts used)")
+        if self.budget.left() <= 1:
+            raise StudentTimeout("no time left to restart the student's process")
+        self.stop()
+        self.start()
+        self.wait_ready()
+
+    # -- frames ---------------------------------------------------------------------------------
+    def _send(self, message: dict) -> None:
+        try:
+            wire.write_frame(self.proc.stdin.fileno(), message)
+        except (OSError, ValueError, AttributeError):
+            self.stop("the student's process ended")
+            raise StudentDied("the student's process ended") from None
+
+    def _read_exact(self, n: int) -> bytes:
+        fd = self.proc.stdout.fileno()
+        chunks, left = [], n
+        while left:
+            wait = self.budget.left()
+            if wait <= 0:
+                self.stop("timed out")
+                raise StudentTimeout("timed out")
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                continue
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                code = self.proc.poll() if self.proc else None
+                self.stop("the student's process died" + (f" (exit {code})" if code is not None else ""))
+                raise StudentDied("the student's process died")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def _receive(self) -> dict:
+        try:
+            n = wire.frame_length(self._read_exact(wire.HEADER_SIZE))
+            return wire.parse(self._read_exact(n))
+        except wire.WireError as exc:
+            self.stop(f"broken message from the student's process: {exc}")
+            raise StudentDied(f"broken message: {exc}") from None
+
+    # -- calls ----------------------------------------------------------------------------------
+    def _lend(self, obj) -> dict:
+        handle = len(self.handles) + 1
+        self.handles[handle] = obj
+        return {"$": "handle", "id": handle}
+
+    def _lent(self, handle: int):
+        if handle not in self.handles:
+            raise wire.WireError("a handle the checker never lent")
+        return self.handles[handle]
+
+    def _unlent(self, obj):
+        return {"$": "lent", "id": obj.handle} if type(obj) is StudentObject and obj.student is self else None
+
+    def call(self, name: str | int, args: tuple, kwargs: dict, ctx: dict):
+        """Call the student's function ``name`` (or, given an int, an object its process lent)."""
+        self.ensure()
+        encode = wire.Encoder(lend=self._lend, unlent=self._unlent)
+        decode = wire.Decoder(handles={"handle": self._lent, "lent": lambda h: StudentObject(self, h)})
+        mutable = [i for i, a in enumerate(args) if type(a) is list
+                   or (isinstance(a, np.ndarray) and a.flags.writeable)]
+        self.depth += 1
+        try:
+            target = {"handle": name} if isinstance(name, int) else {"name": name}
+            message = {"op": "call", **target, "args": encode(list(args)), "kwargs": encode(dict(kwargs)),
+                       "ctx": {**ctx, "bind": {k: encode(v) for k, v in ctx.get("bind", {}).items()}},
+                       "mutable": mutable}
+            self._send(message)
+            reply = self._serve(encode, decode)
+        finally:
+            self.depth -= 1
+            if self.depth == 0:
+                self.handles.clear()
+        return reply
+
+    def _serve(self, encode, decode):
+        """Answer the student's callbacks until its call returns or raises."""
+        while True:
+            message = self._receive()
+            op = message.get("op")
+            if op == "return":
+                try:
+                    value = decode(message.get("value"))
+                    after = [(i, decode(v)) for i, v in message.get("after") or []]
+                except (wire.WireError, TypeError, ValueError) as exc:
+                    raise TypeError(f"the value returned cannot be graded: {exc}") from None
+                return value, after
+            if op == "raise":
+                raise rebuilt_exception(message)
+            if op == "callback":
+                self._answer_callback(message, encode, decode)
+                continue
+            self.stop("unexpected message from the student's process")
+            raise StudentDied("unexpected message")
+
+    def _answer_callback(self, message: dict, encode, decode) -> None:
+        try:
+            target = self._lent(message.get("id"))
+            attr = message.get("attr")
+            if attr is None:
+                args = decode(message.get("args") or [])
+                kwargs = decode(message.get("kwargs") or {"$": "dict", "v": []})
+                if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+                    raise TypeError("bad callback arguments")
+                result = target(*args, **kwargs)
+            else:
+                if type(attr) is not str or attr.startswith("_"):
+                    raise AttributeError(str(attr)[:50])
+                result = getattr(target, attr)
+            reply = {"op": "result", "value": encode(result)}
+        except (StudentTimeout, StudentDied):
+            raise
+        except Exception as exc:  # noqa: BLE001  the student sees the type and message only
+            reply = {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500]}
+        self._send(reply)
+
+
+def rebuilt_exception(message: dict) -> BaseException:
+    """The student's exception as one of the checker's own: a builtin Exception type by name
+    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
+    the student's."""
+    name = str(message.get("type"))[:100]
+    text = str(message.get("message"))[:2000]
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
+        try:
+            return cls(text)
+        except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
+            pass
+    return StudentRaised(f"{name}: {text}")
+
+
+def matmul_precision():
+    """The checker's current ``jax.default_matmul_precision`` (None: the default)."""
+    try:
+        from jax._src import config
+        value = config.default_matmul_precision.value
+    except Exception:  # noqa: BLE001
+        import jax
+        value = getattr(jax.config, "jax_default_matmul_precision", None)
+    return None if value is None else str(value)
+
+
+class StudentObject:
+    """Stands, in the checker, for an object the student's process lent (a function its code
+    handed to a reference): it can only be called, and what comes back is plain data."""
+
+    def __init__(self, student: Student, handle: int):
+        self.student, self.handle = student, handle
+
+    def __repr__(self):
+        return f"<student object #{self.handle}>"
+
+    def __call__(self, *args, **kwargs):
+        if self.student.depth == 0:
+            raise RuntimeError("a student's object can only be called during the call that lent it")
+        value, _ = self.student.call(self.handle, args, kwargs, {})
+        return value
+
+
+class StudentFunction:
+    """Stands, in the checker's namespace, for the student's function of the same name."""
+
+    def __init__(self, student: Student, name: str, namespace: dict, base_env: dict):
+        self.student, self.name, self.namespace, self.base_env = student, name, namespace, base_env
+        self.__name__ = self.__qualname__ = name
+        self.__doc__ = f"the student's {name}, called in their sandboxed process"
+
+    def __repr__(self):
+        return f"<student function {self.name}>"
+
+    def _context(self) -> dict:
+        env = {k: v for k, v in os.environ.items() if self.base_env.get(k) != v}
+        env.update({k: None for k in self.base_env if k not in os.environ})
+        bind = {}
+        for other in self.student.contract:
+            current = self.namespace.get(other)
+            if other != self.name and current is not None and not (
+                    isinstance(current, StudentFunction) and current.name == other):
+                bind[other] = current
+        return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
+
+    def __call__(self, *args, **kwargs):
+        value, after = self.student.call(self.name, args, kwargs, self._context())
+        for i, new in after:  # what the student's function did to its (mutable) arguments
+            old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
+            if type(old) is list and type(new) is list:
+                old[:] = new
+            elif isinstance(old, np.ndarray) and isinstance(new, np.ndarray) \
+                    and new.shape == old.shape and new.dtype == old.dtype:
+                np.copyto(old, new)
+        return value

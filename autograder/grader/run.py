@@ -1,0 +1,185 @@
+"""Grade one notebook: plan it, run its checker (which runs the student's process), decide.
+
+``grade_notebook`` takes plain data (the lesson's notebooks as JSON, the submission's bytes, the
+settings) and returns a ``Result``: it is what a worker process, local or on a cluster, runs. The
+checker is watched from here: a checker that outlives a cell's time (instructor code stuck, or a
+checker killed) is killed with its student process and started again at the next test, while the
+notebook's time lasts.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from .model import Result, TestRecord, TestResult
+from .plan import Plan, build_plan, test_steps
+from .settings import Settings
+from .submissions import parse_notebook, printable
+from .verdict import decide
+
+GRACE = 30.0  # seconds the watchdog allows the checker beyond a cell's own limit
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson as the grader needs it: notebooks as JSON text (they cross processes)."""
+    name: str
+    source: str             # solutions/ notebook (hidden tests, reference solutions)
+    release: str            # the student version nbgrader generated now
+    committed: str = ""     # the committed notebooks/ version (what students downloaded)
+
+    def notebooks(self):
+        read = lambda s: nbformat.reads(s, as_version=4)  # noqa: E731
+        return read(self.source), read(self.release), read(self.committed) if self.committed else None
+
+    def max_score(self) -> float:
+        return float(sum(s.points for s in test_steps(nbformat.reads(self.source, as_version=4))))
+
+
+def _events(proc: subprocess.Popen, deadline_of):
+    """Yield the checker's events; stop (yield None) when the watchdog's deadline passes."""
+    fd = proc.stdout.fileno()
+    buffer = b""
+    while True:
+        left = deadline_of() - time.monotonic()
+        if left <= 0:
+            yield None
+            return
+        ready, _, _ = select.select([fd], [], [], min(left, 5.0))
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
+def run_checker(plan: Plan, settings: Settings, repository: Path) -> tuple[list[TestRecord], list[str]]:
+    """Run the plan's tests; one record per test, and notes for the student."""
+    records = [TestRecord(t.grade_id) for t in plan.tests]
+    notes: list[str] = []
+    notebook_deadline = time.monotonic() + settings.notebook_timeout
+    start_at, checker_starts = 0, 0
+    job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
+    os.chmod(job_dir, 0o755)
+    try:
+        while start_at < len(plan.tests) and checker_starts <= settings.max_restarts:
+            if time.monotonic() >= notebook_deadline - 1:
+                break
+            workdir = job_dir / "work"
+            workdir.mkdir(exist_ok=True)
+            job = {"settings": dataclasses.asdict(settings), "job_dir": str(job_dir), "workdir": str(workdir),
+                   "repository": str(repository), "setup": plan.setup, "setup_label": "setup",
+                   "student_cells": [list(c) for c in plan.student_cells],
+                   "checker_cells": [list(c) for c in plan.checker_cells],
+                   "tests": [{"grade_id": t.grade_id, "source": t.source} for t in plan.tests],
+                   "contract": plan.contract, "start_at": start_at,
+                   "notebook_seconds": notebook_deadline - time.monotonic()}
+            env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
+            env.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp"), MPLBACKEND="agg",
+                       MPLCONFIGDIR=str(workdir / ".matplotlib"), COURSE_EMULATE=settings.emulation,
+                       PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+            (workdir / "tmp").mkdir(exist_ok=True)
+            proc = subprocess.Popen([sys.executable, "-m", "autograder.grader.checker"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=open(job_dir / "checker.log", "ab"),
+                                    env=env, cwd=str(workdir), start_new_session=True)
+            checker_starts += 1
+            proc.stdin.write(json.dumps(job).encode())
+            proc.stdin.close()
+            current = None
+            cell_deadline = [time.monotonic() + settings.cell_timeout * 2 + GRACE]  # setup and definitions
+
+            def deadline():
+                return min(cell_deadline[0], notebook_deadline + GRACE)
+            finished = False
+            for event in _events(proc, deadline):
+                if event is None:
+                    break
+                kind = event.get("event")
+                if kind == "ready":
+                    if checker_starts == 1:
+                        notes += _ready_notes(event, plan)
+                elif kind == "start":
+                    current = int(event["index"])
+                    cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
+                elif kind == "test":
+                    i = int(event["index"])
+                    records[i] = TestRecord(plan.tests[i].grade_id, str(event.get("state")), str(event.get("ename", "")),
+                                            str(event.get("evalue", "")), float(event.get("seconds", 0)),
+                                            str(event.get("output", "")), [str(e) for e in event.get("student", [])])
+                    start_at, current = i + 1, None
+                elif kind == "done":
+                    finished = True
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                pass
+            proc.wait()
+            if finished:
+                break
+            i = current if current is not None else start_at
+            if i < len(plan.tests):  # the checker hung or died on test i
+                records[i] = TestRecord(plan.tests[i].grade_id, "timeout" if time.monotonic() >= deadline() else "died",
+                                        "", "the checker was stopped", 0.0, "", ["timed out"])
+                start_at = i + 1
+        for r in records[start_at:]:
+            if r.state == "skipped":
+                r.state, r.student = "timeout", ["the notebook's time was used up"]
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
+    return records, notes
+
+
+def _ready_notes(event: dict, plan: Plan) -> list[str]:
+    notes = []
+    if event.get("setup_error"):
+        notes.append("the lesson's setup cell failed when grading: " + printable(event["setup_error"]))
+    if event.get("student_error"):
+        notes.append("your code could not be loaded: " + printable(event["student_error"]))
+    for label, ename, message in event.get("definition_errors", [])[:10]:
+        if label.startswith(("answer_", "cell added")):  # the lesson's own cells are not the student's
+            notes.append(printable(f"{label} raised {ename} while defining your code: {message}"))
+    missing = [n for n in plan.contract if n not in event.get("defined", [])]
+    if missing and not event.get("student_error"):
+        notes.append("not defined when grading: " + ", ".join(printable(n, 60) for n in missing))
+    return notes
+
+
+def grade_notebook(student: str, lesson: Lesson, submission: bytes, settings: Settings,
+                   repository: Path, digest: str = "") -> Result:
+    """Grade one submission (in a worker process): plain data in, a Result out."""
+    t0 = time.perf_counter()
+    source_nb, release_nb, committed_nb = lesson.notebooks()
+    steps = test_steps(source_nb)
+    result = Result(student, lesson.name, max_score=float(sum(s.points for s in steps)), digest=digest)
+    try:
+        submitted = parse_notebook(submission)
+    except ValueError as exc:
+        result.status, result.detail = "error", f"unreadable notebook: {exc}"
+        result.tests = [TestResult(s.grade_id, 0.0, s.points, "not run: the notebook could not be read",
+                                   s.hidden, s.doc) for s in steps]
+        result.seconds = time.perf_counter() - t0
+        return result
+    plan = build_plan(source_nb, release_nb, submitted, committed_nb)
+    records, notes = run_checker(plan, settings, repository)
+    result.notes = plan.notes + notes
+    decide(result, plan.tests, records, plan.attacks, plan.edits, settings.cell_timeout)
+    result.seconds = time.perf_counter() - t0
+    return result

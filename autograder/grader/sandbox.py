@@ -1,0 +1,227 @@
+"""Where the student's process runs: fresh Linux namespaces (bubblewrap), caps, and a fallback.
+
+With bubblewrap (Debian's ``bubblewrap`` package; ``make test`` installs it as root), every student
+process gets
+- a new network namespace: no interface but a loopback that is down, so no TCP, MPTCP, UDP or any
+  other socket reaches anything; it talks to the checker over two pipes only;
+- a new PID namespace with ``--die-with-parent``: when its checker ends, is killed or times it out,
+  every process the student started is gone with it; ``--new-session``: no terminal to write to;
+- a new user namespace mapped to an unprivileged uid (65534), whatever user runs the grader;
+- a filesystem of only the read-only Python installation and system libraries, its own work folder
+  (shared with its checker, which reads what it writes there), and private ``/tmp`` and
+  ``/dev/shm`` (size-capped, gone with it); no ``/etc/shadow``, no other ``/proc``, no repository;
+- caps (rlimits, set before bwrap starts and inherited): address space, file size, open files,
+  no core dumps; and, where the grader may create one, a pids cgroup capping processes and threads
+  (a fork bomb or a thread flood stops there, and the row says "process limit reached").
+Landlock (landlock.py) is applied inside as a second layer where the kernel has it.
+
+Without bubblewrap or user namespaces (macOS, some containers), the process runs with the caps and
+Landlock only, in its own session so that it can be killed as a group; the grader says so once.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .settings import Limits
+
+HERE = Path(__file__).resolve().parent
+SANDBOX_FILES = ("student_side.py", "wire.py", "landlock.py")
+UNPRIVILEGED = 65534
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_works() -> str:
+    """'' when bubblewrap can make the namespaces here, else why not (one line)."""
+    exe = shutil.which("bwrap")
+    if not exe:
+        return "bubblewrap (bwrap) is not installed"
+    probe = [exe, "--unshare-all", "--die-with-parent", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
+             *_system_binds(), "--proc", "/proc", "--dev", "/dev", "--", "/bin/true"]
+    try:
+        proc = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap failed to start ({exc})"
+    return "" if proc.returncode == 0 else "bwrap cannot create namespaces here: " + (
+        proc.stderr.strip().splitlines() or ["?"])[-1]
+
+
+def describe() -> str:
+    """One line for the start of a grading run: which layers hold."""
+    why = bwrap_works()
+    cg = "a pids cgroup caps processes" if _cgroup_root() else "no pids cgroup (processes capped only by rlimits)"
+    if not why:
+        return ("sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
+                f"private /tmp and /dev/shm); {cg}")
+    return (f"WARNING: {why}: student code runs WITHOUT namespaces, only with rlimits and Landlock "
+            "where present (see docs/GRADING.md: install bubblewrap, or grade in a container)")
+
+
+def _system_binds() -> list[str]:
+    args = []
+    for path in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"):
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+                 "/etc/fonts", "/etc/alternatives"):
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+def python_paths(repository: Path) -> list[str]:
+    """The Python installation: its prefixes and the site-packages folders on sys.path, never the
+    course repository (an editable install puts it on sys.path) nor the current folder."""
+    repo = str(repository.resolve())
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    paths = set(prefixes)
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else ""
+        if real and os.path.isdir(real) and ("site-packages" in real or "dist-packages" in real
+                                             or any(real.startswith(p + os.sep) for p in prefixes)):
+            paths.add(real)
+    keep = sorted(p for p in paths if not p.startswith(("/usr/", "/lib")) and p not in ("/usr", "/")
+                  and not (p == repo or (p.startswith(repo + os.sep) and not any(
+                      p.startswith(q) for q in prefixes if q.startswith(repo + os.sep)))))
+    return [p for p in keep if not any(p != q and p.startswith(q + os.sep) for q in keep)]
+
+
+@dataclass
+class Cgroup:
+    """A pids cgroup for one student process (v2 or v1 hierarchy, whichever is writable)."""
+    path: Path
+
+    def join(self) -> None:  # in the child, before exec
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def limit_hit(self) -> bool:
+        try:
+            for line in (self.path / "pids.events").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max" and int(value) > 0:
+                    return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def remove(self) -> None:
+        for _ in range(50):
+            try:
+                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+            except OSError:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, 9)
+                except OSError:
+                    pass
+            try:
+                self.path.rmdir()
+                return
+            except OSError:
+                import time
+                time.sleep(0.05)
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_root() -> Path | None:
+    candidates = []
+    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
+        candidates.append(Path("/sys/fs/cgroup"))
+    candidates.append(Path("/sys/fs/cgroup/pids"))
+    for base in candidates:
+        root = base / "course-grader"
+        try:
+            root.mkdir(exist_ok=True)
+            if base == Path("/sys/fs/cgroup"):
+                (base / "cgroup.subtree_control").write_text("+pids")
+                (root / "cgroup.subtree_control").write_text("+pids")
+            probe = root / f"probe-{os.getpid()}"
+            probe.mkdir(exist_ok=True)
+            (probe / "pids.max").write_text("10")
+            probe.rmdir()
+            return root
+        except OSError:
+            continue
+    return None
+
+
+def new_cgroup(limits: Limits) -> Cgroup | None:
+    root = _cgroup_root()
+    if root is None:
+        return None
+    path = root / uuid.uuid4().hex[:16]
+    try:
+        path.mkdir()
+        (path / "pids.max").write_text(str(limits.processes))
+    except OSError:
+        return None
+    return Cgroup(path)
+
+
+@dataclass
+class Launch:
+    """How to start one student process."""
+    argv: list[str]
+    env: dict
+    cgroup: Cgroup | None
+    limits: Limits
+    namespaced: bool
+    notes: list[str] = field(default_factory=list)
+
+    def preexec(self) -> None:  # runs in the child between fork and exec
+        lim = self.limits
+        if lim.memory_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (lim.memory_bytes, lim.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_bytes, lim.file_bytes))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (lim.open_files, lim.open_files))
+        if os.getuid() != 0:  # root is exempt from RLIMIT_NPROC: the cgroup caps it there
+            soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+            cap = lim.processes if hard == resource.RLIM_INFINITY else min(hard, lim.processes)
+            resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
+        if self.cgroup is not None:
+            self.cgroup.join()
+        if not self.namespaced:
+            os.setsid()
+
+
+def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emulation: str) -> Launch:
+    """The command for a student process whose only writable folder is ``workdir``."""
+    code_dir = job_dir / "sandbox-code"
+    code_dir.mkdir(exist_ok=True)
+    for name in SANDBOX_FILES:
+        shutil.copy(HERE / name, code_dir / name)
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir / "tmp"),
+           "MPLCONFIGDIR": str(workdir / ".matplotlib"), "MPLBACKEND": "agg", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONNOUSERSITE": "1", "COURSE_EMULATE": emulation, "COURSE_LANDLOCK_RW": str(workdir),
+           "COURSE_REPOSITORY": str(repository.resolve()), "LANG": "C.UTF-8"}
+    for key in ("JAX_PLATFORMS", "XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "LD_LIBRARY_PATH"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    (workdir / "tmp").mkdir(exist_ok=True)
+    python = [sys.executable, str(code_dir / "student_side.py")]
+    cgroup = new_cgroup(limits)
+    if bwrap_works():
+        return Launch(python, env, cgroup, limits, namespaced=False)
+    argv = [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+            "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED), "--hostname", "sandbox",
+            *_system_binds()]
+    for path in python_paths(repository):
+        argv += ["--ro-bind", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp",
+             "--size", str(limits.tmpfs_bytes), "--tmpfs", "/dev/shm",
+             "--bind", str(workdir), str(workdir),
+             "--ro-bind", str(code_dir), str(code_dir),
+             "--chdir", str(workdir), "--disable-userns", "--clearenv"]
+    for key, value in env.items():
+        argv += ["--setenv", key, value]
+    return Launch(argv + ["--"] + python, env, cgroup, limits, namespaced=True)

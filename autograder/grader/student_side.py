@@ -1,0 +1,223 @@
+"""The student's process: runs the lesson's setup and the student's definitions, then answers
+calls. It runs inside the sandbox (see sandbox.py) as a plain script, next to a read-only copy of
+wire.py, and talks to the trusted checker over its stdin and stdout only (frames of wire.py).
+
+Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
+plain data it sends back, which the checker decodes into its own types and judges itself.
+
+Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..]}
+                      {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
+                      {"op": "result" | "raise", ...}   (answers to its own callbacks)
+Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, message]]}
+                      {"op": "return", "value", "after": [[index, value]]} | {"op": "raise", ...}
+                      {"op": "callback", "id", "attr", "args", "kwargs"}
+"""
+import contextlib
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wire  # noqa: E402  (the copy beside this file)
+
+
+def _landlock() -> None:
+    """The second layer, before any student code: only the work folder is writable."""
+    workdir = os.environ.get("COURSE_LANDLOCK_RW")
+    if not workdir:
+        return
+    try:
+        import landlock
+        abi = landlock.landlock_abi()
+        if abi:
+            landlock.apply_landlock(abi, workdir, [])
+    except Exception as exc:  # noqa: BLE001  reported, never fatal: the namespaces still hold
+        print(f"sandbox: Landlock not applied: {exc}", file=sys.stderr)
+
+
+_landlock()
+
+IN, OUT = os.dup(0), os.dup(1)
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
+os.dup2(2, 1)  # the student's prints go to the log, never into the channel
+sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+
+NAMESPACE = {"__name__": "__main__", "__builtins__": __builtins__}
+
+
+def read_message() -> dict:
+    header = _read_exact(wire.HEADER_SIZE)
+    return wire.parse(_read_exact(wire.frame_length(header)))
+
+
+def _read_exact(n: int) -> bytes:
+    chunks, left = [], n
+    while left:
+        chunk = os.read(IN, min(left, 1 << 20))
+        if not chunk:
+            os._exit(0)  # the checker has gone
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def send(message: dict) -> None:
+    wire.write_frame(OUT, message)
+
+
+class Lent:
+    """Stands for an object the checker lent to this call: calls and attributes go back to it."""
+    __slots__ = ("_id",)
+
+    def __init__(self, handle: int):
+        object.__setattr__(self, "_id", handle)
+
+    def __call__(self, *args, **kwargs):
+        return callback(self._id, None, args, kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return callback(self._id, name, None, None)
+
+    def __repr__(self):
+        return f"<lent by the grader #{self._id}>"
+
+
+OWN: list = []  # objects of this process lent to the checker (a jitted function handed to a reference)
+
+
+def _lend(value) -> dict:
+    OWN.append(value)
+    return {"$": "lent", "id": len(OWN) - 1}
+
+
+def _own(handle: int):
+    if not 0 <= handle < len(OWN):
+        raise wire.WireError("unknown lent object")
+    return OWN[handle]
+
+
+def _unlent(value):
+    return {"$": "handle", "id": value._id} if type(value) is Lent else None
+
+
+ENCODE = wire.Encoder(lend=_lend, unlent=_unlent)
+DECODE = wire.Decoder(handles={"handle": Lent, "lent": _own})
+
+
+def callback(handle, attr, args, kwargs):
+    send({"op": "callback", "id": handle, "attr": attr,
+          "args": None if args is None else ENCODE(list(args)),
+          "kwargs": None if kwargs is None else ENCODE(dict(kwargs))})
+    return serve(until_reply=True)
+
+
+def _exception_message(exc: BaseException) -> dict:
+    return {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:2000],
+            "where": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]}
+
+
+def _restore_env(saved):
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@contextlib.contextmanager
+def call_context(ctx: dict):
+    """The checker's state at the call: working directory, environment changes, matmul precision,
+    and the names it has bound to other objects (references it lends for the call)."""
+    saved_env = {}
+    for key, value in (ctx.get("env") or {}).items():
+        saved_env.setdefault(key, os.environ.get(key))
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    cwd = os.getcwd()
+    if ctx.get("cwd"):
+        with contextlib.suppress(OSError):
+            os.chdir(ctx["cwd"])
+    bound = {name: DECODE(value) for name, value in (ctx.get("bind") or {}).items()}
+    saved_names = {name: NAMESPACE.get(name) for name in bound}
+    NAMESPACE.update(bound)
+    precision = ctx.get("precision")
+    try:
+        if precision:
+            import jax
+            with jax.default_matmul_precision(precision):
+                yield
+        else:
+            yield
+    finally:
+        for name, value in saved_names.items():
+            if value is None:
+                NAMESPACE.pop(name, None)
+            else:
+                NAMESPACE[name] = value
+        with contextlib.suppress(OSError):
+            os.chdir(cwd)
+        _restore_env(saved_env)
+
+
+def do_call(message: dict) -> dict:
+    try:
+        fn = _own(message["handle"]) if "handle" in message else NAMESPACE.get(message.get("name"))
+        if not callable(fn):
+            raise NameError(f"name {message.get('name')!r} is not defined")
+        args = DECODE(message.get("args") or [])
+        kwargs = DECODE(message.get("kwargs") or {"$": "dict", "v": []})
+        with call_context(message.get("ctx") or {}):
+            value = fn(*args, **kwargs)
+        after = [[i, ENCODE(args[i])] for i in message.get("mutable") or [] if i < len(args)]
+        return {"op": "return", "value": ENCODE(value), "after": after}
+    except BaseException as exc:  # noqa: BLE001  every failure, sys.exit() included, is data
+        return _exception_message(exc)
+
+
+def serve(until_reply: bool = False):
+    """Answer calls; with ``until_reply``, return when the answer to our own callback arrives."""
+    while True:
+        message = read_message()
+        op = message.get("op")
+        if op == "call":
+            send(do_call(message))
+        elif op == "result" and until_reply:
+            return DECODE(message.get("value"))
+        elif op == "raise" and until_reply:
+            raise _rebuilt(message)
+        elif op == "exit":
+            os._exit(0)
+
+
+def _rebuilt(message: dict) -> BaseException:
+    import builtins
+    cls = getattr(builtins, str(message.get("type")), None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = RuntimeError
+    return cls(str(message.get("message")))
+
+
+def init(message: dict) -> None:
+    errors = []
+    for code in message.get("prelude") or []:
+        exec(compile(code, "<grader-prelude>", "exec"), {"__name__": "__grader_prelude__"})
+    for label, code in message.get("cells") or []:
+        try:
+            exec(compile(code, f"<{label}>", "exec"), NAMESPACE)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append([label, type(exc).__name__, str(exc)[:500]])
+    defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
+    send({"op": "ready", "defined": defined, "errors": errors})
+
+
+if __name__ == "__main__":
+    first = read_message()
+    if first.get("op") != "init":
+        os._exit(3)
+    init(first)
+    serve()

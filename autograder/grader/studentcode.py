@@ -1,0 +1,257 @@
+"""The student's code, read as text by the trusted side: what of it runs, and what it attacks.
+
+- ``definitions_only``: a cell reduced, with ``ast``, to imports, ``def``/``class`` statements and
+  simple constants (the exercises are functions; demo computations do not run when grading);
+  with ``calls=False`` (the instructor's demo cells) not even a constant may call anything.
+- ``Protected``: names the student may not rebind (builtins, the notebook's own names).
+- ``static_attacks``: code aimed at the grader (IPython hooks, frames, builtins, process control).
+  It no longer decides anything a test could be fooled by (the checks run in another process);
+  it only tells an instructor who tried, with status ``tampered``.
+- ``parse_error``: where a cell does not parse, for the student's feedback.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+
+# Attribute names with no use in these exercises but every use in an attack on the grader.
+SUSPICIOUS_ATTRS = {
+    "input_transformers_cleanup", "input_transformers_post", "input_transformer_manager",
+    "ast_transformers", "showtraceback", "_showtraceback", "showsyntaxerror", "excepthook",
+    "displayhook", "settrace", "setprofile", "_getframe", "f_back", "f_globals", "f_locals",
+    "f_code", "f_builtins", "co_consts", "tb_frame", "gi_frame", "cr_frame", "user_ns",
+    "user_global_ns", "run_cell", "run_cell_async", "transform_cell", "run_ast_nodes", "run_code",
+    "__code__", "__globals__", "__builtins__", "__dict__",
+    "__closure__", "__subclasses__", "register_magic_function", "set_custom_exc", "audit",
+    "addaudithook", "modules", "meta_path", "path_hooks",
+}
+SUSPICIOUS_MODULES = {"builtins", "__builtin__", "ctypes", "gc", "inspect", "IPython", "ipykernel",
+                      "atexit", "signal", "importlib", "traceback", "sysconfig", "_thread",
+                      "threading", "multiprocessing", "subprocess", "pty", "code", "codeop",
+                      "unittest", "pytest", "numpy.testing"}
+SUSPICIOUS_CALLS = {"globals", "vars", "setattr", "delattr", "exec", "eval", "compile",
+                    "__import__", "get_ipython", "breakpoint"}
+SAFE_CALLS = {"int", "float", "complex", "bool", "str", "tuple", "list", "dict", "set",
+              "frozenset", "range", "bytes", "abs", "min", "max", "len", "round", "pow", "sorted",
+              "reversed", "zip", "enumerate"}
+
+
+def _cell_python(source: str) -> str:
+    """A cell's source as plain Python: IPython magics become get_ipython() calls."""
+    from IPython.core.inputtransformer2 import TransformerManager
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:
+        return source
+
+
+def _root_name(node) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _simple(node, calls: bool = True) -> bool:
+    """An expression that runs no student code: constants, names, public attributes, containers,
+    arithmetic, and (with ``calls``) calls of public library functions (np.float32(...)) or safe
+    builtins."""
+    if node is None:
+        return True
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return not node.attr.startswith("_") and _simple(node.value, calls)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_simple(e, calls) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(_simple(k, calls) and _simple(v, calls) for k, v in zip(node.keys, node.values))
+    if isinstance(node, ast.UnaryOp):
+        return _simple(node.operand, calls)
+    if isinstance(node, ast.BinOp):
+        return _simple(node.left, calls) and _simple(node.right, calls)
+    if isinstance(node, ast.BoolOp):
+        return all(_simple(v, calls) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return _simple(node.left, calls) and all(_simple(c, calls) for c in node.comparators)
+    if isinstance(node, ast.IfExp):
+        return _simple(node.test, calls) and _simple(node.body, calls) and _simple(node.orelse, calls)
+    if isinstance(node, ast.Subscript):
+        return _simple(node.value, calls) and _simple(node.slice, calls)
+    if isinstance(node, ast.Slice):
+        return _simple(node.lower, calls) and _simple(node.upper, calls) and _simple(node.step, calls)
+    if isinstance(node, ast.JoinedStr):
+        return all(_simple(v, calls) for v in node.values)
+    if isinstance(node, ast.FormattedValue):
+        return _simple(node.value, calls)
+    if isinstance(node, ast.Call):
+        if not calls:
+            return False
+        func_ok = (isinstance(node.func, ast.Name) and node.func.id in SAFE_CALLS) or (
+            isinstance(node.func, ast.Attribute) and _simple(node.func, calls)
+            and isinstance(_root_name(node.func), str))
+        return func_ok and all(_simple(a, calls) for a in node.args) and all(_simple(k.value, calls) for k in node.keywords)
+    return False
+
+
+def _keep(stmt, calls: bool = True) -> ast.stmt | None:
+    """The statement if it only defines things, else None (it will not run when grading)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
+        return stmt
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = stmt.args
+        parts = stmt.decorator_list + a.defaults + [d for d in a.kw_defaults if d is not None]
+        parts += [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs if x.annotation]
+        parts += [stmt.returns] if stmt.returns else []
+        return stmt if all(_simple(p, calls) for p in parts) else None
+    if isinstance(stmt, ast.ClassDef):
+        if not all(_simple(p, calls) for p in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]):
+            return None
+        stmt = copy.copy(stmt)
+        stmt.body = [s for s in (_keep(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
+        return stmt
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        names_only = all(isinstance(t, ast.Name) or (isinstance(t, ast.Tuple) and all(
+            isinstance(e, ast.Name) for e in t.elts)) for t in targets)
+        return stmt if names_only and _simple(stmt.value, calls) else None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return stmt  # a docstring
+    if isinstance(stmt, ast.Try):
+        stmt = copy.copy(stmt)
+        stmt.body = [s for s in (_keep(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
+        handlers = []
+        for h in stmt.handlers:
+            if not _simple(h.type, calls):
+                return None
+            h = copy.copy(h)
+            h.body = [s for s in (_keep(s, calls) for s in h.body) if s is not None] or [ast.Pass()]
+            handlers.append(h)
+        stmt.handlers = handlers
+        stmt.orelse = [s for s in (_keep(s, calls) for s in stmt.orelse) if s is not None]
+        stmt.finalbody = [s for s in (_keep(s, calls) for s in stmt.finalbody) if s is not None]
+        return stmt
+    return None
+
+
+def definitions_only(source: str, protected: "Protected | None" = None,
+                     calls: bool = True) -> tuple[str, int, list[str]]:
+    """(code keeping only imports, defs, classes and simple constants, number of statements
+    dropped, names the student may not rebind). With ``protected``, statements rebinding a builtin
+    or a name the instructor's cells define (helpers the tests use, ``_ref_`` references) are
+    dropped too, unless they are the instructor's own import. Code that does not parse is returned
+    as it is: it defines nothing and its SyntaxError is what the student should see."""
+    code = _cell_python(source)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, 0, []
+    kept, refused = [], []
+    for stmt in tree.body:
+        stmt = _keep(stmt, calls)
+        if stmt is None:
+            continue
+        if protected is not None:
+            clash = [n for n, st in _bound_names(ast.Module(body=[stmt], type_ignores=[])).items()
+                     if protected.refuses(n, st)]
+            if clash:
+                refused += clash
+                continue
+        kept.append(stmt)
+    dropped = len(tree.body) - len(kept)
+    return (ast.unparse(ast.Module(body=kept, type_ignores=[])) if kept else ""), dropped, refused
+
+
+class Protected:
+    """Names the student's code may not rebind: builtins and whatever the instructor's cells
+    bind (setup imports and helpers, demo helpers, test references), except by the same import."""
+
+    def __init__(self, instructor_sources: list[str]):
+        self.bound, self.imports = set(), set()
+        for src in instructor_sources:
+            try:
+                tree = ast.parse(_cell_python(src))
+            except SyntaxError:
+                continue
+            for name, stmt in _bound_names(tree).items():
+                self.bound.add(name)
+                key = _import_key(stmt, name)
+                if key:
+                    self.imports.add((name, key))
+
+    @property
+    def modules(self) -> set[str]:
+        return {n for n, _ in self.imports}
+
+    def refuses(self, name: str, stmt) -> bool:
+        if not (name in self.bound or hasattr(builtins, name) or name.startswith("_ref_")):
+            return False
+        key = _import_key(stmt, name)
+        return key is None or (name, key) not in self.imports
+
+
+def _bound_names(tree) -> dict[str, ast.stmt]:
+    """Top-level names bound by a module, with the statement binding each."""
+    bound = {}
+    for stmt in tree.body:
+        names = []
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [stmt.name]
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for t in targets:
+                names += [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]
+        for n in names:
+            bound[n] = stmt
+    return bound
+
+
+def _import_key(stmt, name):
+    if isinstance(stmt, ast.Import):
+        return next((("import", a.name) for a in stmt.names if (a.asname or a.name).split(".")[0] == name), None)
+    if isinstance(stmt, ast.ImportFrom):
+        return next((("from", stmt.module, a.name) for a in stmt.names if (a.asname or a.name) == name), None)
+    return None
+
+
+def static_attacks(student_sources: list[str], protected: Protected) -> list[str]:
+    """Attacks on the checking machinery visible in the student's code (empty when none)."""
+    module_names = protected.modules | {"sys", "os", "np", "jnp", "jax", "math", "numpy"}
+    found = []
+    for src in student_sources:
+        try:
+            tree = ast.parse(_cell_python(src))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRS:
+                found.append(f"uses .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__"):
+                found.append(f"uses {node.id}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SUSPICIOUS_CALLS:
+                found.append(f"calls {node.func.id}()")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and node.module in ("numpy", "sys", "os", "jax"):
+                    mods += [f"{node.module}.{a.name}" for a in node.names]
+                for m in mods:
+                    if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
+                        found.append(f"imports {m}")
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                targets = (node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target])
+                for t in targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, ast.Attribute) and _root_name(sub) in module_names:
+                            found.append(f"assigns {ast.unparse(sub)}")
+    return sorted(set(found))
+
+
+def parse_error(source: str) -> str | None:
+    """'line N: message' when a cell does not parse as Python, else None."""
+    try:
+        ast.parse(_cell_python(source))
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}"
+    return None

@@ -1,0 +1,70 @@
+"""From the checker's records to points and a status: the two decisions, each in one function.
+
+``test_points`` answers "how does a test cell become points"; ``status`` answers "which status
+wins". Both are pure: records in, plain values out.
+"""
+from __future__ import annotations
+
+from .model import Result, TestRecord, TestResult
+from .plan import TestStep
+
+# Which status wins when several apply, strongest first.
+PRECEDENCE = ("tampered", "error", "timeout", "ok")
+
+
+def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
+    """The message a student sees for a failed check: a visible test's exception, a hidden test's
+    outcome only (whatever it raised: its messages may hold hidden inputs or expected values)."""
+    limit = next((e for e in record.student if "limit" in e), "")
+    if record.state == "timeout":
+        return f"timed out (over {cell_timeout:g} s per cell or the notebook's time limit)"
+    if record.state == "died":
+        why = limit or "the student's process died while this test ran"
+        return why if hidden else f"{why}" + (f" ({record.evalue})" if record.evalue and not limit else "")
+    if record.state == "skipped":
+        return "not run"
+    if hidden:
+        return "failed (the hidden test's details are not shown)"
+    return f"{record.ename}: {record.evalue}" if record.evalue else record.ename
+
+
+def test_points(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
+    """A test's points: all of them when its cell ran to the end in the trusted checker and the
+    student's process neither timed out nor died meanwhile; else none."""
+    passed = record.state == "ok"
+    return TestResult(step.grade_id, step.points if passed else 0.0, step.points,
+                      "" if passed else student_error(record, step.hidden, cell_timeout),
+                      step.hidden, step.doc,
+                      "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename
+                                         or record.state))
+
+
+def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> tuple[str, str]:
+    """(status, detail) of a graded notebook. Precedence: tampered (code aimed at the grader, or
+    test cells edited or deleted), then error (the student's process died), then timeout, then ok."""
+    died = [r.grade_id for r in records if r.state == "died"]
+    timed_out = [r.grade_id for r in records if r.state == "timeout"]
+    limits = sorted({e for r in records for e in r.student if "limit" in e})
+    if attacks:
+        detail = "code aimed at the grader, no points: " + "; ".join(attacks[:5])
+        return "tampered", detail + ("; also " + ", ".join(edits) if edits else "")
+    if edits:
+        return "tampered", ", ".join(edits) + " (originals restored and graded)"
+    if died:
+        why = ", ".join(limits) if limits else "the student's process died"
+        return "error", f"{why} in " + ", ".join(died[:3]) + " (the other tests were graded)"
+    if timed_out:
+        return "timeout", "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)"
+    return "ok", ""
+
+
+def decide(result: Result, steps: list[TestStep], records: list[TestRecord], attacks: list[str],
+           edits: list[str], cell_timeout: float) -> Result:
+    result.tests = [test_points(s, r, cell_timeout) for s, r in zip(steps, records)]
+    result.status, result.detail = status(attacks, edits, records)
+    if attacks:
+        for t in result.tests:
+            t.score = 0.0
+            t.error = t.error or "no points: code aimed at the grader"
+    result.score = float(sum(t.score for t in result.tests))
+    return result
