@@ -74,10 +74,19 @@ def safe_csv_cell(value) -> str:
     if _NUMBER.fullmatch(text.strip()) or text.strip() == "-":  # numbers; Moodle's "no grade" dash
         return text
     starts_formula = text.lstrip(" ").startswith(_FORMULA_START)
-    text = _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"
-                                               if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"),
-                        text)
+    text = _escape_controls(text)
     return "'" + text if starts_formula else text
+
+
+def _escape_controls(text: str) -> str:
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                                               else f"\\u{ord(m.group()):04x}"), text)
+
+
+def _csv_forms(name: str) -> set[str]:
+    """The ways a CSV writer that neutralises cells may have written ``name``."""
+    escaped = _escape_controls(str(name))
+    return {safe_csv_cell(name), escaped, "'" + escaped}
 
 
 def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False,
@@ -170,12 +179,18 @@ def load(out: Path) -> ClassData:
         results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     else:
         problems.append("results.json is missing: no docstrings, messages, details or timings")
-    # The CSVs hold names as safe_csv_cell wrote them: join in that form.
-    by_key = {(safe_csv_cell(d["student"]), safe_csv_cell(d["notebook"])): d for d in results}
+    # The CSVs hold names as a neutraliser wrote them: join in that form (safe_csv_cell's, or
+    # any writer that escapes control characters the same way with or without the leading ').
+    by_key, joins = {}, {}
+    for d in results:
+        key = (safe_csv_cell(d["student"]), safe_csv_cell(d["notebook"]))
+        by_key[key] = d
+        for form in _csv_forms(d["student"]):
+            joins.setdefault((form, key[1]), key)
 
     rows: dict[tuple[str, str], Row] = {}
     for i, g in enumerate(_read_csv(out / "grades.csv"), start=2):
-        key = (g["student"], g["notebook"])
+        key = joins.get((g["student"], g["notebook"]), (g["student"], g["notebook"]))
         d = by_key.get(key)
         student, notebook = (d["student"], d["notebook"]) if d else key
         row = Row(student, notebook, _num(g["score"], f"grades.csv line {i}"),
@@ -197,7 +212,7 @@ def load(out: Path) -> ClassData:
     details = {key: {t["grade_id"]: t for t in d.get("tests", [])} for key, d in by_key.items()}
     if (out / "tests.csv").is_file():
         for i, t in enumerate(_read_csv(out / "tests.csv"), start=2):
-            key = (t["student"], t["notebook"])
+            key = joins.get((t["student"], t["notebook"]), (t["student"], t["notebook"]))
             if key not in rows:
                 problems.append(f"tests.csv line {i}: {t['student']}/{t['notebook']} is not in grades.csv")
                 continue

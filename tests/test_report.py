@@ -465,3 +465,28 @@ def test_older_or_empty_out_folders_still_give_a_report(tmp_path):
     page = build_report(empty).read_text()
     assert "Class report: 0 students, 0 lessons" in page
     assert [p.name for p in write_exports(empty)] == ["grades_wide.csv"]
+
+
+def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
+    """A writer that escapes control characters but prefixes ' only before =, +, - and @ (not after
+    spaces or before an escaped tab) still joins grades.csv to results.json."""
+    names = [" =1+1", "\t=1", "=x", "bell\x07", "plain"]
+    out = generated_out(tmp_path, names=names, seed=5)
+    results = json.loads((out / "results.json").read_text())
+
+    def other(text):
+        text = text.encode("unicode_escape").decode("ascii") if any(ord(c) < 32 for c in text) else text
+        return "'" + text if text[:1] in "=+-@" else text
+
+    for name, columns in (("grades.csv", ["score", "max_score", "status"]), ("tests.csv", ["grade_id", "score", "max_score"])):
+        rows = read_csv(out / name)
+        raw = {(safe_csv_cell(r["student"]), r["notebook"]): r["student"] for r in results}
+        with open(out / name, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["student", "notebook", *columns])
+            for r in rows:
+                w.writerow([other(raw[(r["student"], r["notebook"])]), r["notebook"], *(r[c] for c in columns)])
+    assert read_csv(out / "grades.csv")[0]["student"] != safe_csv_cell(" =1+1")  # written differently
+    page = build_report(out).read_text()
+    assert "id=problems" not in page, page.split("id=problems")[1][:500]
+    assert_numbers_match_csvs(out, page)
