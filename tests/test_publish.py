@@ -22,7 +22,8 @@ def course_copy(dest, student=None, lessons=LESSONS):
     to ``student`` (or unset)."""
     for lesson in lessons:
         for folder in ("solutions", RELEASE_DIR):
-            shutil.copytree(ROOT / folder / lesson, dest / folder / lesson)
+            if (ROOT / folder / lesson).is_dir():  # a lesson not released yet: publish must refuse
+                shutil.copytree(ROOT / folder / lesson, dest / folder / lesson)
     for name in ("README.md", "LICENSE"):
         shutil.copy(ROOT / name, dest / name)
     toml = re.sub(r"^student_repository\s*=.*\n", "", (ROOT / "pyproject.toml").read_text(), flags=re.M)
