@@ -16,6 +16,8 @@ CONTRACTS = {
     "04_xprof_profiling": ["capture_warmed_trace", "xplane_path", "count_events", "step_times_ms",
                            "top_ops"],
     "05_precision_policy": ["benchmark", "policy_table", "train_linear_regression"],
+    "06_block_scaled_formats": ["mx_quantize", "mx_dequantize", "mx_matmul", "granularity_sweep",
+                                "nvfp4_quantize", "nvfp4_dequantize"],
 }
 
 
