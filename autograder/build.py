@@ -75,6 +75,7 @@ def run(jobs: int | None = None) -> int:
         print("\nGrading the bundled example class (examples/submissions/)...")
         print_table(grade(examples, BUILD / "grades", Settings(jobs=jobs), quiet=True))
         print(f"Gradebook: {BUILD / 'grades' / 'grades.csv'}")
+        print(f"Class report: {BUILD / 'grades' / 'report.html'}")
     print(f"\nDone in {time.perf_counter() - t0:.0f} s. Executed notebooks: build/executed/, "
           f"HTML: build/html/.")
     return 1 if failed else 0

@@ -4,7 +4,7 @@
 
 1. the solution notebook runs clean (hidden tests included) and how long it takes;
 2. its stubbed student version errors only with NotImplementedError or in test cells;
-3. graded under TPU matmul precision (the grader's default): every plausible wrong answer in
+3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong answer in
    ``tests/mutants/<NN_name>.py`` fails its own exercise's hidden test and no test of any other
    exercise, and every correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
 
@@ -173,44 +173,45 @@ def reachable_tests(nb, function: str) -> set[str]:
             and any(re.search(rf"\b{re.escape(n)}\b", c.source) for n in names)}
 
 
-def run_mutants(nb, mutants: list[dict], cwd: Path | None = None, env: dict | None = None,
-                alternatives: list[dict] = (), executed: list | None = None) -> list[MutantResult]:
-    """Run the solution once, then swap each mutant in, run every test cell that can reach it
-    (``reachable_tests``; the others cannot change), swap it back.
+def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
+                   alternatives: list[dict] = (), root: Path = ROOT):
+    """Grade each candidate answer exactly as the grader does (autograder/grader): the solution
+    submitted through the definitions-only plan, the sandboxed student process and the trusted
+    checker; then each candidate swapped into the student's process in turn, the test cells that
+    can reach it run in the checker, the original swapped back. Alternatives (correct answers) run
+    only their own exercise's tests. Returns (records of the solution's tests, MutantResults for
+    ``candidates`` then ``alternatives``)."""
+    from .grader.plan import build_plan
+    from .grader.run import run_checker
+    from .grader.settings import Settings
+    from .grader.studentcode import Protected, definitions_only
 
-    ``alternatives`` (correct answers) follow in the same kernel, each checked by its own
-    exercise's test cells only; their results come after the mutants'. If ``executed`` is a list,
-    the solution notebook as first executed (outputs and errors) is appended to it."""
-    nb = copy.deepcopy(nb)
-    client = _client(nb, cwd)
-    answers = {cell_grade_id(c): c for c in nb.cells}
-    tests = [(i, c) for i, c in enumerate(nb.cells) if cell_grade_id(c).startswith("test_")]
+    source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
+    release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)
+    from .notebooks import fill_answers
+    plan = build_plan(source, release, fill_answers(release, source))
+    protected = Protected([c.source for c in source.cells if c.cell_type == "code"
+                           and not cell_grade_id(c).startswith(("answer_", "test_"))])
+    index = {t.grade_id: i for i, t in enumerate(plan.tests)}
+    original = dict(plan.student_cells)
+    variants = []
+    for m in [*candidates, *[{**a, "_own_tests_only": True} for a in alternatives]]:
+        own = {f"test_{m['function']}_visible", f"test_{m['function']}_hidden"}
+        reach = own if m.get("_own_tests_only") else reachable_tests(source, m["function"]) | own
+        label = f"answer_{m['function']}"
+        code, _, _ = definitions_only(m["source"], protected)
+        variants.append({"cells": [[label, code]], "restore": [[label, original.get(label, "")]],
+                         "tests": sorted(index[g] for g in reach if g in index), "names": [m["function"]]})
+    settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
+    records, _ = run_checker(plan, settings, root, variants)
     results = []
-    with client.setup_kernel(**({"env": {**os.environ, **env}} if env else {})):
-        for index, cell in enumerate(nb.cells):
-            if cell.cell_type == "code":
-                client.execute_cell(cell, index)
-        if executed is not None:
-            executed.append(copy.deepcopy(nb))
-        for mutant in [*mutants, *[{**a, "_own_tests_only": True} for a in alternatives]]:
-            original = answers[f"answer_{mutant['function']}"]
-            own = (f"test_{mutant['function']}_visible", f"test_{mutant['function']}_hidden")
-            reach = reachable_tests(nb, mutant["function"]) | set(own)
-            swapped = nbformat.v4.new_code_cell(mutant["source"])
-            client.execute_cell(swapped, 0)
-            result = MutantResult(mutant["function"], mutant["why"])
-            if any(o.get("output_type") == "error" for o in swapped.outputs):
-                result.failed_tests.append("<the wrong answer's own code raised: it never ran>")
-            for index, cell in tests:
-                if cell_grade_id(cell) not in (own if mutant.get("_own_tests_only") else reach):
-                    continue
-                probe = copy.deepcopy(cell)
-                client.execute_cell(probe, index)
-                if any(o.get("output_type") == "error" for o in probe.outputs):
-                    result.failed_tests.append(cell_grade_id(cell))
-            client.execute_cell(copy.deepcopy(original), 0)
-            results.append(result)
-    return results
+    for m, v in zip([*candidates, *alternatives], variants):
+        r = v.get("result", {"failed": ["<not run>"], "errors": []})
+        failed = list(r["failed"])
+        if r["errors"]:
+            failed.insert(0, "<the answer's own code raised: it never ran>")
+        results.append(MutantResult(m["function"], m["why"], failed))
+    return records, results
 
 
 def load_candidates(path: Path, name: str = "MUTANTS") -> list[dict]:
@@ -222,19 +223,14 @@ def load_candidates(path: Path, name: str = "MUTANTS") -> list[dict]:
 
 def try_answers(path: Path, candidates_file: Path, mode: str | None) -> int:
     """Swap each answer of ``candidates_file`` (a MUTANTS-style list, or CORRECT and WRONG lists)
-    into the solution and print which tests fail, never the tests' code."""
-    nb = nbformat.read(str(path), as_version=4)
-    groups = {}
+    into the solution, graded as the grader grades, and print which tests fail, never their code."""
     for name in ("MUTANTS", "CORRECT", "WRONG"):
         try:
-            groups[name] = load_candidates(candidates_file, name)
+            candidates = load_candidates(candidates_file, name)
         except AttributeError:
-            pass
-    with tempfile.TemporaryDirectory() as tmp:
-        env = emulation_env(Path(tmp), mode) if mode else None
-        for name, candidates in groups.items():
-            for r in run_mutants(nb, candidates, env=env):
-                print(f"[{name}] {r.function}: {r.why}\n    failed: {r.failed_tests or 'nothing'}")
+            continue
+        for r in grade_variants(path.stem, candidates, mode or "none")[1]:
+            print(f"[{name}] {r.function}: {r.why}\n    failed: {r.failed_tests or 'nothing'}")
     return 0
 
 
@@ -262,8 +258,10 @@ def main(argv: list[str]) -> int:
 
     mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:  # graded as the grader does: TPU precision
-        results = run_mutants(nb, mutants, env=emulation_env(Path(tmp), "tpu"), alternatives=alternatives)
+    records, results = grade_variants(lesson, mutants, "tpu", alternatives)  # as the grader grades
+    failed = [r.grade_id for r in records if r.state != "ok"]
+    print(f"  graded by the grader, the solution fails: {failed or 'nothing'}")
+    ok &= not failed
     for r in results[:len(mutants)]:
         print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
@@ -271,7 +269,7 @@ def main(argv: list[str]) -> int:
         print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= not r.failed_tests
     tpu_only = emulated_mutants(mutants, "tpu")
-    for r in run_mutants(nb, tpu_only) if tpu_only else []:
+    for r in grade_variants(lesson, tpu_only, "none")[1] if tpu_only else []:
         caught = r.own_hidden_failed
         print(f"  {'FAIL' if caught else 'ok  '} TPU-only mutant passes on plain CPU: {r.why}")
         ok &= not caught

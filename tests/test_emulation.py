@@ -3,12 +3,17 @@ catches what only a TPU or GPU would show, such as the seed's DEFAULT-precision 
 (on a TPU, an error of 0 and a division by zero). The emulation is on; every solution notebook
 passes under GPU precision here and under TPU precision in tests/test_notebooks.py; wrong answers
 that only a TPU reveals pass on plain CPU."""
+import os
+import subprocess
+import sys
+
 import nbformat
 import pytest
+from jupyter_client import KernelManager
 
-from autograder.lessoncheck import cell_errors, emulated_mutants, execute, load_mutants, run_mutants
+from autograder.lessoncheck import cell_errors, emulated_mutants, execute, grade_variants, load_mutants
 from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
-from conftest import LESSONS, assert_runs_clean_under_emulation, source_nb
+from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, source_nb
 
 pytestmark = pytest.mark.slow
 MODES = ["tpu", "gpu"]
@@ -64,11 +69,61 @@ def test_the_seed_mistake_is_among_the_tpu_only_wrong_answers():
 
 
 @pytest.mark.parametrize("lesson_name", TPU_ONLY)
-def test_wrong_answers_that_only_a_tpu_shows_pass_on_plain_cpu(lesson_name, tmp_path):
+def test_wrong_answers_that_only_a_tpu_shows_pass_on_plain_cpu(lesson_name):
     """Mutants marked "only_under": "tpu" (e.g. the seed's DEFAULT-precision "fp32 reference")
-    pass their hidden test on plain CPU; tests/test_notebooks.py shows that graded as on a TPU
-    (the grader's default) they lose their points."""
+    pass their hidden test when graded with ``--emulate none`` on a CPU; tests/test_notebooks.py
+    shows that graded as on a TPU (the grader's default) they lose their points."""
     mutants = emulated_mutants(load_mutants(lesson_name), "tpu")
-    for r in run_mutants(source_nb(lesson_name), mutants, cwd=tmp_path):
+    for r in grade_variants(lesson_name, mutants, "none")[1]:
         print(f"{r.why}: on plain CPU failed {r.failed_tests}")
         assert f"test_{r.function}_hidden" not in r.failed_tests, "plain CPU catches it: not only_under"
+
+
+# A JAX before 0.7.1, simulated on this one: dot_general reaches the original dot directly, so
+# jnp.dot, @ and lax.dot_general no longer go through the lax.dot that the emulation wraps.
+OLD_JAX = '''
+import jax
+from jax._src.lax import lax as _l
+_bound_dot = _l.dot
+def _old_dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, **kw):
+    return _bound_dot(lhs, rhs, dimension_numbers=dimension_numbers, precision=precision,
+                      preferred_element_type=preferred_element_type, **kw)
+_l.dot_general = jax.lax.dot_general = _old_dot_general
+'''
+EMULATION_FILE = ROOT / "autograder" / "emulate_precision.py"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_emulation_refuses_a_jax_it_cannot_wrap(mode, tmp_path):
+    """Never a silent no-op: a clear RuntimeError naming the routes that escape the wrapper."""
+    code = OLD_JAX + f"exec(open({str(EMULATION_FILE)!r}).read())\n"
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "COURSE_EMULATE": mode}, timeout=120)
+    print(run.stderr[-600:])
+    assert run.returncode != 0
+    assert f"RuntimeError: COURSE_EMULATE={mode}: cannot emulate" in run.stderr
+    assert "jax.numpy.dot" in run.stderr and "do not go through jax.lax.dot" in run.stderr
+    # and on the JAX it can wrap, the same code runs
+    ok = subprocess.run([sys.executable, "-c", code.replace(OLD_JAX, "")], cwd=tmp_path,
+                        capture_output=True, text=True, env={**os.environ, "COURSE_EMULATE": mode}, timeout=120)
+    assert ok.returncode == 0, ok.stderr[-600:]
+
+
+def test_a_kernel_that_cannot_emulate_stops_instead_of_running_unemulated(tmp_path, capfd):
+    """As an IPython start-up file (how tests and the grader use it), the kernel ends, saying why,
+    before any cell runs: grading never goes on without the emulation it was asked for."""
+    env = emulation_env(tmp_path, "tpu")
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    (startup / "00-a-old-jax.py").write_text(OLD_JAX)  # runs before 00-emulate-precision.py
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(env={**os.environ, **env}, cwd=str(tmp_path))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        with pytest.raises(RuntimeError, match="died"):
+            kc.wait_for_ready(timeout=120)
+        assert not km.is_alive()
+    finally:
+        kc.stop_channels()
+        km.cleanup_resources()
+    assert "cannot emulate TPU matmul precision" in capfd.readouterr().err

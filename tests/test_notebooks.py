@@ -8,7 +8,7 @@ that is not the reference (written by others from the contracts alone) gets its 
 import pytest
 
 from autograder.lessoncheck import (cell_errors, disallowed_student_errors, emulation_env, execute,
-                                    load_alternatives, load_mutants, run_mutants)
+                                    grade_variants, load_alternatives, load_mutants)
 from conftest import assert_runs_clean_under_emulation, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
@@ -23,8 +23,10 @@ def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):
 
 @pytest.fixture(scope="module")
 def graded_candidates(tmp_path_factory):
-    """{lesson: (executed solution, mutant results, alternative results)}, each lesson run once,
-    in one kernel, under emulated TPU precision (the grader's default)."""
+    """{lesson: (records of the solution's tests, mutant results, alternative results)}: each
+    lesson graded once by the grader itself (autograder/grader: the definitions-only plan, the
+    sandboxed student process, the trusted checker) under emulated TPU precision (its default),
+    each candidate then swapped into that student process in turn."""
     cache = {}
 
     def run(lesson):
@@ -32,19 +34,22 @@ def graded_candidates(tmp_path_factory):
             mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
             assert mutants, f"tests/mutants/{lesson}.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
-            tmp = tmp_path_factory.mktemp(lesson)
-            executed = []
-            results = run_mutants(source_nb(lesson), mutants, cwd=tmp, env=emulation_env(tmp, "tpu"),
-                                  alternatives=alternatives, executed=executed)
-            cache[lesson] = executed[0], results[:len(mutants)], results[len(mutants):]
+            records, results = grade_variants(lesson, mutants, "tpu", alternatives)
+            cache[lesson] = records, results[:len(mutants)], results[len(mutants):]
         return cache[lesson]
     return run
 
 
-def test_solution_notebook_under_emulated_tpu_precision(lesson, graded_candidates):
-    """The solution, hidden tests included, as on a TPU: DEFAULT = one bf16 pass, HIGH = bf16x3."""
-    executed, _, _ = graded_candidates(lesson)
+def test_solution_notebook_under_emulated_tpu_precision(lesson, tmp_path):
+    """The solution, demo cells and hidden tests, as on a TPU: DEFAULT = one bf16 pass, HIGH = bf16x3."""
+    executed = execute(source_nb(lesson), cwd=tmp_path, env=emulation_env(tmp_path, "tpu"))
     assert_runs_clean_under_emulation(executed, lesson, "tpu")
+
+
+def test_the_grader_gives_the_solution_every_test(lesson, graded_candidates):
+    records, _, _ = graded_candidates(lesson)
+    failed = [(r.grade_id, r.state, r.ename, r.evalue) for r in records if r.state != "ok"]
+    assert records and not failed
 
 
 def test_every_plausible_wrong_answer_loses_only_its_own_points(lesson, graded_candidates):

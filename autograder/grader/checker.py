@@ -150,9 +150,39 @@ class Checker:
                 events.append("file limit reached")
             self.emit({"event": "test", "index": index, "state": state, "ename": ename, "evalue": evalue,
                        "seconds": round(time.monotonic() - t0, 3), "output": output, "student": events})
+        for k, variant in enumerate(job.get("variants") or []):
+            self.emit({"event": "variant", "index": k, **self._variant(variant)})
         log = list(self.student.log)
         self.student.stop()
         self.emit({"event": "done", "log": log[-50:]})
+
+
+    def _variant(self, variant: dict) -> dict:
+        """Swap definitions in (an author's mutant or alternative), run the given tests, swap back."""
+        self.budget.start_cell()
+        original = self.student.init_message
+        failed, errors = [], []
+        try:
+            errors = self.student.define(variant["cells"])
+            for name in variant.get("names", []):
+                self.ns.setdefault(name, StudentFunction(self.student, name, self.ns, dict(os.environ)))
+            for index in variant["tests"]:
+                self.budget.start_cell()
+                test = self.job["tests"][index]
+                state = self._run(test["grade_id"], test["source"])[0]
+                if state != "ok":
+                    failed.append(test["grade_id"])
+        except (StudentDied, StudentTimeout) as exc:
+            errors.append(["variant", type(exc).__name__, _first_line(exc)])
+        finally:
+            self.student.init_message = original
+            try:
+                self.budget.start_cell()
+                self.student.define(variant["restore"])
+                self.student.init_message = original
+            except (StudentDied, StudentTimeout):
+                self.student.stop()
+        return {"failed": failed, "errors": errors}
 
 
 def main() -> None:

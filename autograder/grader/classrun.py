@@ -8,6 +8,7 @@ feedback, ``run.json`` (how the grades were made).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import multiprocessing
@@ -95,8 +96,12 @@ def provenance(root: Path, settings: Settings) -> dict:
 
 
 def grade(submissions: Path, out: Path, settings: Settings | None = None, root: Path = ROOT,
-          quiet: bool = False, names: list[str] | None = None, force: bool = False) -> list[Result]:
-    """Grade every notebook of every student; one Result per student and lesson."""
+          quiet: bool = False, names: list[str] | None = None, force: bool = False,
+          scheduler: str | None = None) -> list[Result]:
+    """Grade every notebook of every student; one Result per student and lesson. ``scheduler``
+    (an address, a scheduler file or ``local:N``): on a Dask cluster's workers (distribute.py)."""
+    from . import distribute
+    cluster = distribute.connect(scheduler, quiet) if scheduler else None  # unreachable: fails fast
     settings = settings or Settings()
     if settings.seed is None:
         settings = dataclasses.replace(settings, seed=secrets.randbelow(2**31))
@@ -135,15 +140,47 @@ def grade(submissions: Path, out: Path, settings: Settings | None = None, root: 
                 todo.append({"student": s, "lesson": dataclasses.asdict(lesson_data[n]), "submission": raw,
                              "settings": dataclasses.asdict(settings), "repository": str(root), "digest": d})
         if todo:
-            _run_pool(todo, settings, results, journal, writer, progress, lesson_data)
+            rec = functools.partial(record, results=results, journal=journal, writer=writer, progress=progress,
+                                    lesson_data=lesson_data)
+            if cluster is not None:
+                distribute.run_on_cluster(cluster, todo, rec)
+            else:
+                _run_pool(todo, settings, rec)
     finally:
+        if cluster is not None:
+            cluster.close()
         writer.close()
         journal.close()
         write_outputs(out, list(results.values()))
+    from ..report import build_report, write_exports
+    write_exports(out)
+    report = build_report(out)
+    if not quiet:
+        print(f"Class report: {report}", file=sys.stderr)
     return sorted(results.values(), key=lambda r: (r.student, r.notebook))
 
 
-def _run_pool(todo, settings, results, journal, writer, progress, lesson_data) -> None:
+def record(job: dict, outcome, results, journal, writer, progress, lesson_data) -> Result:
+    """Record one finished job as it arrives (parent only): ``outcome`` is the Result dict a worker
+    returned, or the exception that stands for it (a worker died: never a silent zero)."""
+    if isinstance(outcome, BaseException):
+        r = Result(job["student"], job["lesson"]["name"], status="error",
+                   max_score=lesson_data[job["lesson"]["name"]].max_score(),
+                   detail=printable(f"grader crashed: {type(outcome).__name__}: {outcome}"))
+    else:
+        r = Result.from_dict(outcome)
+    results[(r.student, r.notebook)] = r
+    journal.append(r)
+    writer.record(r)
+    progress.update(r)
+    return r
+
+
+INTERRUPTED = ("\nInterrupted: finished grades are kept in the gradebook and the journal; "
+               "rerun the same command to resume.")
+
+
+def _run_pool(todo, settings, record) -> None:
     jobs = max(1, settings.jobs or os.cpu_count() or 1)
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"))
     futures = {pool.submit(_grade_job, job): job for job in todo}
@@ -153,21 +190,14 @@ def _run_pool(todo, settings, results, journal, writer, progress, lesson_data) -
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                job = futures[fut]
                 try:
-                    r = Result.from_dict(fut.result())
-                except Exception as exc:  # noqa: BLE001  a worker died: never a silent zero
-                    r = Result(job["student"], job["lesson"]["name"], status="error",
-                               max_score=lesson_data[job["lesson"]["name"]].max_score(),
-                               detail=printable(f"grader crashed: {type(exc).__name__}: {exc}"))
-                results[(r.student, r.notebook)] = r
-                journal.append(r)
-                writer.record(r)
-                progress.update(r)
+                    outcome = fut.result()
+                except Exception as exc:  # noqa: BLE001  a worker died
+                    outcome = exc
+                record(futures[fut], outcome)
     except KeyboardInterrupt:
         interrupted = True
-        print("\nInterrupted: finished grades are kept in the gradebook and the journal; "
-              "rerun the same command to resume.", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     finally:

@@ -12,21 +12,8 @@ from pathlib import Path
 
 from .model import Result
 from .settings import STATUSES
+from ..report import safe_csv_cell as csv_cell
 from .submissions import printable
-
-
-def csv_cell(value) -> str:
-    """A CSV field that a spreadsheet shows as text: no formula, no control characters."""
-    text = printable(str(value), limit=10_000)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") and not _number(text) else text
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False
 
 
 def feedback_html(r: Result) -> str:

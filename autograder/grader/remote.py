@@ -85,7 +85,7 @@ class Student:
         self._send(self.init_message)
 
     def _drain(self, stream) -> None:
-        for line in iter(stream.readline, b""):
+        for line in iter(lambda: stream.readline(4096), b""):  # bounded: a line without end cannot fill memory
             self.log.append(line.decode("utf-8", "replace").rstrip()[:300])
 
     def wait_ready(self) -> None:
@@ -139,6 +139,15 @@ class Student:
         self.stop()
         self.start()
         self.wait_ready()
+
+    def define(self, cells: list) -> list:
+        """More definitions in the live process, kept for its restarts too; errors as lists."""
+        self.init_message = {**self.init_message, "cells": self.init_message["cells"] + cells}
+        self.ensure()
+        self._send({"op": "define", "cells": cells})
+        reply = self._receive()
+        errors = reply.get("errors") if reply.get("op") == "defined" else None
+        return errors if isinstance(errors, list) else []
 
     # -- frames ---------------------------------------------------------------------------------
     def _send(self, message: dict) -> None:

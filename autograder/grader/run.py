@@ -71,16 +71,20 @@ def _events(proc: subprocess.Popen, deadline_of):
                 continue
 
 
-def run_checker(plan: Plan, settings: Settings, repository: Path) -> tuple[list[TestRecord], list[str]]:
-    """Run the plan's tests; one record per test, and notes for the student."""
+def run_checker(plan: Plan, settings: Settings, repository: Path,
+                variants: list[dict] | None = None) -> tuple[list[TestRecord], list[str]]:
+    """Run the plan's tests; one record per test, and notes for the student. ``variants`` (for
+    authors' mutant checks) are run after the tests, each result appended to the dicts given."""
     records = [TestRecord(t.grade_id) for t in plan.tests]
     notes: list[str] = []
+    variants = variants or []
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     start_at, checker_starts = 0, 0
     job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
     os.chmod(job_dir, 0o755)
     try:
-        while start_at < len(plan.tests) and checker_starts <= settings.max_restarts:
+        while (start_at < len(plan.tests) or any("result" not in v for v in variants)) \
+                and checker_starts <= settings.max_restarts + len(variants):
             if time.monotonic() >= notebook_deadline - 1:
                 break
             workdir = job_dir / "work"
@@ -91,6 +95,8 @@ def run_checker(plan: Plan, settings: Settings, repository: Path) -> tuple[list[
                    "checker_cells": [list(c) for c in plan.checker_cells],
                    "tests": [{"grade_id": t.grade_id, "source": t.source} for t in plan.tests],
                    "contract": plan.contract, "start_at": start_at,
+                   "variants": [{k: v for k, v in var.items() if k != "result"} for var in variants
+                                if "result" not in var],
                    "notebook_seconds": notebook_deadline - time.monotonic()}
             env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
             env.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp"), MPLBACKEND="agg",
@@ -125,6 +131,10 @@ def run_checker(plan: Plan, settings: Settings, repository: Path) -> tuple[list[
                                             str(event.get("evalue", "")), float(event.get("seconds", 0)),
                                             str(event.get("output", "")), [str(e) for e in event.get("student", [])])
                     start_at, current = i + 1, None
+                elif kind == "variant":
+                    pending = [var for var in variants if "result" not in var]
+                    pending[0]["result"] = {"failed": event.get("failed", []), "errors": event.get("errors", [])}
+                    cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
                 elif kind == "done":
                     finished = True
             try:
@@ -135,6 +145,12 @@ def run_checker(plan: Plan, settings: Settings, repository: Path) -> tuple[list[
             if finished:
                 break
             i = current if current is not None else start_at
+            if start_at >= len(plan.tests) and variants and not finished:  # stuck in a variant
+                pending = [var for var in variants if "result" not in var]
+                if pending:
+                    pending[0]["result"] = {"failed": ["<the checker was stopped>"], "errors": []}
+                    start_at = len(plan.tests)
+                    continue
             if i < len(plan.tests):  # the checker hung or died on test i
                 records[i] = TestRecord(plan.tests[i].grade_id, "timeout" if time.monotonic() >= deadline() else "died",
                                         "", "the checker was stopped", 0.0, "", ["timed out"])

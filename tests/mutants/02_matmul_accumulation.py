@@ -84,9 +84,10 @@ MUTANTS = [
      "source": _eval(REFERENCE="jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), "
                                "preferred_element_type=jnp.float32)")},
     {"function": "emulated_bf16_accumulation", "why": "f32 accumulation, one rounding at the end",
-     "source": _emul(ACC="np.float32") + "\n_inner = emulated_bf16_accumulation\n"
-               "emulated_bf16_accumulation = lambda x, w: np.asarray(_inner(x, w)).astype("
-               "ml_dtypes.bfloat16).astype(np.float32)\n"},
+     # a def, not a top-level rebinding: the grader runs only definitions
+     "source": _emul(ACC="np.float32").replace("def emulated_bf16_accumulation(", "def _f32_accumulation(")
+               + "\n\ndef emulated_bf16_accumulation(x, w):\n"
+               "    return np.asarray(_f32_accumulation(x, w)).astype(ml_dtypes.bfloat16).astype(np.float32)\n"},
     {"function": "emulated_bf16_accumulation", "why": "float16 accumulator",
      "source": _emul(ACC="np.float16")},
     {"function": "emulated_bf16_accumulation", "why": "sums right to left",

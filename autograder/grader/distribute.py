@@ -1,0 +1,232 @@
+"""A class graded on the workers of a Dask cluster: ``grade ... --scheduler ADDRESS | local:N``.
+
+Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of our own):
+
+- ``ADDRESS`` is a running scheduler (``tcp://host:8786``, ``tls://...``) or the path of the JSON
+  scheduler file that ``dask scheduler --scheduler-file`` writes; ``local:N`` starts a
+  ``LocalCluster`` of N single-threaded worker processes on this machine. A scheduler that cannot
+  be reached is a ``SchedulerError`` after ``CONNECT_TIMEOUT`` seconds, before any lesson is built.
+- Each task is one notebook, exactly as ``--jobs`` grades it (``classrun._grade_job``: the same
+  sandboxed checker, limits, proof of execution and emulation) and carries plain data: the
+  submission's bytes, the settings, and the lesson's notebooks as one task per lesson that every
+  job of that lesson depends on (the scheduler holds a lesson once, not once per student). It
+  returns the Result as a dict. Workers need this package installed, bubblewrap, and no shared
+  filesystem.
+- One notebook per worker process at a time: every task asks for the worker resource
+  ``notebook=1`` (``dask worker --nthreads 1 --resources notebook=1``); a cluster whose workers
+  do not declare it is refused with that command in the message, rather than left waiting.
+- The parent alone records, as results arrive (``as_completed``), through the same function as
+  ``--jobs`` (``classrun.record``: journal, gradebook, progress line). Ctrl-C cancels what is
+  queued; recorded grades stay and a rerun skips them.
+- The parent hands out no more notebooks than the workers have ``notebook`` slots (counted again as
+  each result arrives, so workers that join are used from the next result on). Dask would
+  otherwise queue the rest on the workers, and a worker's death counts against every notebook
+  queued there, not only the one it was grading; and a class of thousands never sits in the
+  scheduler's memory. (So Dask's adaptive scaling sees only the notebooks in flight: give the
+  cluster a fixed size.)
+- A worker that dies mid-notebook (killed, out of memory, its machine lost): the scheduler runs
+  the notebook again on another worker, up to its ``allowed-failures`` (``ALLOWED_FAILURES`` for
+  ``local:N``; a remote scheduler's own setting, Dask's default 3). A notebook that kills every
+  worker it meets is recorded ``error`` with that reason and the rest of the class goes on.
+  Losing the scheduler itself stops the run: nothing more is recorded, and a rerun resumes.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CONNECT_TIMEOUT = 10.0   # seconds to reach a scheduler before giving up
+ALLOWED_FAILURES = 2     # local:N: a notebook whose worker died is run again at most twice
+RESOURCE = "notebook"    # the worker resource one notebook holds while it is graded
+
+
+class SchedulerError(RuntimeError):
+    """The cluster cannot be used: unreachable, no such scheduler file, workers without the resource."""
+
+
+@dataclass
+class Cluster:
+    """A connected client, and the LocalCluster it owns for ``local:N``."""
+    client: object
+    address: str
+    local: object | None = None
+    allowed_failures: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        for thing in (self.client, self.local):
+            if thing is not None:
+                try:
+                    thing.close()
+                except Exception:  # noqa: BLE001  closing is best effort: the grades are recorded
+                    pass
+
+
+def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOUT) -> Cluster:
+    """A client of ``scheduler`` (see the module docstring); SchedulerError within ``timeout`` s."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    for name in ("distributed", "distributed.client", "distributed.core", "distributed.comm"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # our own messages say what went wrong
+    if scheduler.startswith("local:"):
+        try:
+            n = int(scheduler.removeprefix("local:"))
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise SchedulerError(f"--scheduler {scheduler}: local:N needs a number of workers N >= 1")
+        with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
+            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, resources={RESOURCE: 1},
+                                 dashboard_address=None, silence_logs=logging.CRITICAL)
+        cluster = Cluster(Client(local, timeout=timeout), local.scheduler_address, local, ALLOWED_FAILURES)
+    else:
+        address = _address(scheduler)
+        try:
+            client = Client(address, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                                 f"({type(exc).__name__}: {exc}). Is `dask scheduler` running there, and "
+                                 "is its port open from this machine?") from None
+        cluster = Cluster(client, address)
+        try:
+            cluster.allowed_failures = client.run_on_scheduler(_allowed_failures)
+        except Exception:  # noqa: BLE001  informational only
+            pass
+    try:
+        _check_workers(cluster)
+    except BaseException:
+        cluster.close()
+        raise
+    if not quiet:
+        for line in cluster.notes:
+            print(line, file=sys.stderr)
+    return cluster
+
+
+def _address(scheduler: str) -> str:
+    if "://" in scheduler:
+        return scheduler
+    path = Path(scheduler)
+    if path.is_file():
+        try:
+            return json.loads(path.read_text())["address"]
+        except (ValueError, KeyError, TypeError):
+            raise SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler file (JSON with an "
+                                 "'address')") from None
+    if ":" in scheduler and not path.exists():  # host:port
+        return "tcp://" + scheduler
+    raise SchedulerError(f"--scheduler {scheduler}: neither an address (tcp://host:8786), a scheduler file "
+                         "nor local:N")
+
+
+def _allowed_failures(dask_scheduler) -> int:
+    return dask_scheduler.allowed_failures
+
+
+def _describe_worker() -> dict:
+    """On a worker: what it will grade with."""
+    from . import sandbox
+    from ..config import ROOT
+    return {"sandbox": sandbox.describe(), "python": sys.version.split()[0], "course": str(ROOT)}
+
+
+def _check_workers(cluster: Cluster) -> None:
+    """Refuse workers that would never take a notebook (no ``notebook`` resource), and say what
+    the workers grade with (their sandbox may differ from this machine's)."""
+    workers = cluster.client.scheduler_info(n_workers=-1)["workers"]
+    if not workers:
+        cluster.notes.append(f"dask: no worker is connected to {cluster.address} yet; the notebooks "
+                             "wait for workers started with --resources notebook=1")
+        return
+    able = [w for w, info in workers.items() if (info.get("resources") or {}).get(RESOURCE, 0) >= 1]
+    if not able:
+        raise SchedulerError(f"none of the {len(workers)} workers of {cluster.address} declares the resource "
+                             f"'{RESOURCE}', so no notebook would ever start: start them with "
+                             "`dask worker ADDRESS --nthreads 1 --resources notebook=1` (docs/SCALING.md)")
+    described = cluster.client.run(_describe_worker, workers=able)
+    kinds = sorted({d["sandbox"] for d in described.values()})
+    failures = "?" if cluster.allowed_failures is None else cluster.allowed_failures
+    cluster.notes.append(f"dask: {len(able)} of {len(workers)} workers take notebooks at {cluster.address} "
+                         f"(a notebook whose worker dies is run again up to {failures} times)")
+    cluster.notes += [f"workers' {kind}" for kind in kinds]
+
+
+def grade_on_worker(job: dict) -> dict:
+    """The task: ``classrun._grade_job`` on a worker. The sandbox keeps the course checkout off
+    the student's read-only Python; on a worker that is this worker's own checkout when the
+    parent's path does not exist here (no shared filesystem)."""
+    from ..config import ROOT
+    from .classrun import _grade_job
+    if not os.path.isdir(job["repository"]):
+        job = {**job, "repository": str(ROOT)}
+    return _grade_job(job)
+
+
+def _lesson(lesson: dict) -> dict:
+    return lesson
+
+
+def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, object], object],
+                   task: Callable[[dict], dict] = grade_on_worker) -> None:
+    """Grade every job of ``todo`` on the cluster's workers; ``record(job, outcome)`` (in this
+    process, as each arrives) gets the Result dict, or the exception that stands for it.
+    ``task`` grades one job on a worker (tests give a stand-in)."""
+    from dask.base import tokenize
+    from distributed import as_completed
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    client = cluster.client
+    lessons = {}
+    for job in todo:
+        name = job["lesson"]["name"]
+        if name not in lessons:  # one small pure task per lesson: recomputed if its worker is lost
+            lessons[name] = client.submit(_lesson, job["lesson"], key=f"lesson-{name}-{tokenize(job['lesson'])}",
+                                          pure=True)
+    queue, futures = list(todo), {}
+    done = as_completed()
+
+    def submit_more():
+        slots = sum(int((info.get("resources") or {}).get(RESOURCE, 0))
+                    for info in client.scheduler_info(n_workers=-1).get("workers", {}).values())
+        while queue and len(futures) < max(1, slots):
+            job = queue.pop(0)
+            fut = client.submit(task, {**job, "lesson": lessons[job["lesson"]["name"]]}, pure=False,
+                                resources={RESOURCE: 1}, retries=0,
+                                key=f"grade-{tokenize(job['student'], job['lesson']['name'], job['digest'])}")
+            futures[fut] = job
+            done.add(fut)
+
+    lost = 0
+    try:
+        submit_more()
+        for fut in done:
+            job = futures.pop(fut)
+            try:
+                outcome = fut.result()
+            except KilledWorker:
+                outcome = RuntimeError(
+                    f"every worker that graded this notebook died while grading it ({(cluster.allowed_failures or 0) + 1} "
+                    "workers; Dask's allowed-failures); not run again")
+            except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
+                lost += 1
+                continue
+            except Exception as exc:  # noqa: BLE001  the task itself raised, as in --jobs
+                outcome = exc
+            record(job, outcome)
+            fut.release()
+            submit_more()
+    except KeyboardInterrupt:
+        from .classrun import INTERRUPTED
+        print(INTERRUPTED, file=sys.stderr)
+        client.cancel(list(futures))
+        raise
+    if lost or queue:
+        raise SchedulerError(f"lost the Dask scheduler at {cluster.address}: {lost + len(queue)} notebooks were not "
+                             "graded; every recorded grade is kept, rerun the same command to grade the rest")
