@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("submissions", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS|local:N",
+                   help="grade on a Dask cluster's workers: tcp://host:8786, a scheduler file, or local:N "
+                        "for N worker processes here (docs/SCALING.md)")
     _settings_arguments(p, jobs=True)
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
@@ -45,10 +48,17 @@ def main(argv: list[str] | None = None) -> int:
         if not args.submissions.is_dir():
             print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
             return 2
+        from .grader.distribute import SchedulerError
+        if args.scheduler and args.jobs:
+            print("--jobs N grades here, --scheduler on a cluster's workers: give one of them", file=sys.stderr)
+            return 2
         try:
-            results = grade(args.submissions, args.out, _settings(args), force=args.force)
+            results = grade(args.submissions, args.out, _settings(args), force=args.force, scheduler=args.scheduler)
         except KeyboardInterrupt:
             return 130
+        except SchedulerError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print_table(results)
         print(f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
               f"and the nbgrader gradebook {args.out / 'gradebook.db'}")
