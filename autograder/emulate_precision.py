@@ -12,6 +12,10 @@ operands of every ``jnp.dot``/``matmul``/``einsum``/``@``/``lax.dot_general``/``
 
 Operands of other dtypes (bf16, int8, float64...) are untouched. The backend name stays "cpu".
 Self-contained on purpose: it runs before the first cell, with nothing but jax importable.
+
+It refuses a JAX it cannot wrap (JAX < 0.7.1, where jnp.dot bypasses lax.dot): it probes every
+route above and raises a RuntimeError that says which escaped; as a kernel's start-up file it then
+writes that error to the kernel's stderr and ends the kernel, never grading without emulation.
 """
 
 
@@ -22,10 +26,14 @@ def _course_emulate_precision(mode):
 
     import jax
     import jax.numpy as jnp
-    from jax._src.lax import lax as _lax
 
-    original = _lax.dot
-    Precision, Preset = _lax.Precision, _lax.DotAlgorithmPreset
+    try:
+        from jax._src.lax import lax as _lax
+        original = _lax.dot
+        Precision, Preset, canonicalize = _lax.Precision, _lax.DotAlgorithmPreset, _lax.canonicalize_precision
+    except (ImportError, AttributeError) as exc:
+        raise RuntimeError(f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
+                           f"{jax.__version__} ({exc}); use the course's pinned JAX (pyproject.toml)") from None
 
     def tf32(x):
         """Round float32 to TF32 (1 + 10 mantissa bits), nearest even, by integer arithmetic."""
@@ -39,7 +47,7 @@ def _course_emulate_precision(mode):
 
     def level(precision):
         """'bf16', 'bf16x3', 'tf32', 'tf32x3' or 'exact' for a float32 dot on the emulated device."""
-        p = _lax.canonicalize_precision(precision)
+        p = canonicalize(precision)
         if isinstance(p, Preset):
             name = p.name
             if name == "DEFAULT":
@@ -96,6 +104,21 @@ def _course_emulate_precision(mode):
 
     _lax.dot = emulated_dot
     jax.lax.dot = emulated_dot
+
+    # Every public route to a matmul must reach the wrapper (before JAX 0.7.1, jnp.dot, @ and
+    # einsum called dot_general, which did not go through lax.dot): probe each with 1 + 2^-12,
+    # which bf16 and TF32 both round to 1, so an emulated DEFAULT-precision dot gives exactly 2.
+    a, b = jnp.full((1, 2), 1 + 2.0**-12, jnp.float32), jnp.ones((2, 1), jnp.float32)
+    routes = {"jax.numpy.dot": jnp.dot, "@": lambda p, q: p @ q, "jax.numpy.matmul": jnp.matmul,
+              "jax.numpy.einsum": lambda p, q: jnp.einsum("ik,kj->ij", p, q),
+              "jax.lax.dot_general": lambda p, q: jax.lax.dot_general(p, q, (((1,), (0,)), ((), ()))),
+              "jax.jit(jax.numpy.dot)": jax.jit(jnp.dot)}
+    escaped = [name for name, f in routes.items() if float(f(a, b)[0, 0]) != 2.0]
+    if escaped:
+        _lax.dot = jax.lax.dot = original
+        raise RuntimeError(f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
+                           f"{jax.__version__}: {', '.join(escaped)} do not go through jax.lax.dot; "
+                           "use the course's pinned JAX (pyproject.toml)")
     os.environ["COURSE_EMULATED_PRECISION"] = mode
 
 
@@ -105,5 +128,15 @@ def _course_emulation_mode():
 
 
 if _course_emulation_mode() in ("tpu", "gpu"):
-    _course_emulate_precision(_course_emulation_mode())
+    try:
+        _course_emulate_precision(_course_emulation_mode())
+    except RuntimeError as _course_exc:
+        if "get_ipython" not in globals():
+            raise
+        # An IPython start-up file: IPython would print the error and run the notebook anyway,
+        # without emulation. A kernel that cannot grade as asked stops instead, saying why.
+        import os as _os
+        import sys as _sys
+        print(f"emulate_precision.py: {_course_exc}", file=_sys.__stderr__, flush=True)
+        _os._exit(3)
 del _course_emulate_precision, _course_emulation_mode
