@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 JOBS ?= 2
 
-.PHONY: run test release check-release lab browser clean
+.PHONY: run test release check-release lab browser clean compat compat-newest compat-floor
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (set PYTHON=python3.11)")'
@@ -38,6 +38,47 @@ lab: $(STAMP)
 ## make browser: Debian's Chromium for tests/test_lab_e2e.py (as root; the test does it too)
 browser:
 	test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+## make compat: every lesson on Python 3.12 with (a) the newest JAX the package index serves
+## (unpinned on purpose: what Colab brings next) and (b) the declared floor JAX_FLOOR, each in its
+## own venv under build/compat/: every solution notebook with its hidden tests (nbmake), and every
+## student notebook, where only the stubs and the checks after them may fail (the same test as
+## `make test`). One stack: make compat-newest or make compat-floor.
+JAX_FLOOR := 0.8.0
+# Python 3.12: python3.12 on PATH, else pyenv's 3.12 (make compat COMPAT_PYTHON=... picks another)
+ifndef COMPAT_PYTHON
+COMPAT_PYTHON := $(shell for p in python3.12 $$(ls -d "$$(pyenv root 2>/dev/null)"/versions/3.12*/bin/python3.12 2>/dev/null); do \
+  $$p -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && echo $$p && break; done)
+endif
+COMPAT := build/compat
+# The lessons' own libraries, and the test tools at the course's pins (pyproject.toml).
+LESSON_LIBS := numpy ml_dtypes matplotlib xprof
+COMPAT_TOOLS = $(shell grep -oE '"(ipykernel|jupyter_client|nbformat|nbclient|nbmake|pytest|pytest-xdist)==[^"]+"' pyproject.toml | tr -d '"')
+COMPAT_PINS = $(shell grep -oE '"(numpy|ml_dtypes|matplotlib|xprof)==[^"]+"' pyproject.toml | tr -d '"')
+
+compat: compat-newest compat-floor
+
+compat-newest compat-floor: compat-%: $(COMPAT)/%/.installed-stamp
+	$(COMPAT)/$*/bin/python -c 'import sys, jax, jaxlib, numpy; print(f"[compat $*] Python {sys.version.split()[0]}, jax {jax.__version__}, jaxlib {jaxlib.__version__}, numpy {numpy.__version__}")'
+	JUPYTER_PREFER_ENV_PATH=1 $(COMPAT)/$*/bin/python -m pytest -p no:cacheprovider -n $(JOBS) --dist loadfile \
+	  --nbmake --nbmake-timeout=300 solutions tests/test_notebooks.py::test_student_release_runs_with_only_stub_errors
+
+# newest: upgraded on every run (the point is to meet a new release the day it is out)
+$(COMPAT)/newest/.installed-stamp: FORCE
+	@test -n "$(COMPAT_PYTHON)" || { echo 'make compat needs Python 3.12: set COMPAT_PYTHON=/path/to/python3.12'; exit 1; }
+	test -x $(COMPAT)/newest/bin/python || $(COMPAT_PYTHON) -m venv $(COMPAT)/newest
+	$(COMPAT)/newest/bin/python -m pip install --quiet --disable-pip-version-check --upgrade jax jaxlib $(LESSON_LIBS) $(COMPAT_TOOLS)
+	$(COMPAT)/newest/bin/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (compat newest)" >/dev/null
+	touch $@
+
+$(COMPAT)/floor/.installed-stamp: Makefile pyproject.toml
+	@test -n "$(COMPAT_PYTHON)" || { echo 'make compat needs Python 3.12: set COMPAT_PYTHON=/path/to/python3.12'; exit 1; }
+	rm -rf $(COMPAT)/floor && $(COMPAT_PYTHON) -m venv $(COMPAT)/floor
+	$(COMPAT)/floor/bin/python -m pip install --quiet --disable-pip-version-check jax==$(JAX_FLOOR) jaxlib==$(JAX_FLOOR) $(COMPAT_PINS) $(COMPAT_TOOLS)
+	$(COMPAT)/floor/bin/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (compat floor)" >/dev/null
+	touch $@
+
+FORCE:
 
 clean:
 	rm -rf build .pytest_cache

@@ -94,6 +94,8 @@ def test_plausible_wrong_answers_cover_every_exercise(lesson):
 def test_installs_happen_only_on_colab(lesson):
     """A setup cell installs only what Colab lacks, and only on Colab: never in CI or a venv."""
     for cell in source_nb(lesson).cells:
-        if cell.cell_type == "code" and re.search(r"pip\b.*\binstall\b", cell.source):
+        # an error message that tells the student what to run (the JAX floor check) installs nothing
+        code = re.sub(r"raise RuntimeError\([^)]*\)", "", cell.source)
+        if cell.cell_type == "code" and re.search(r"pip\b.*\binstall\b", code):
             assert "google.colab" in cell.source, "pip install outside a Colab guard"
             assert "find_spec" in cell.source, "install only what is missing"
