@@ -168,4 +168,69 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     d = jnp.asarray(block_scales).astype(jnp.float32) * jnp.float32(tensor_scale)
     return (e.reshape(e.shape[:-1] + (-1, 16)) * d[..., None]).reshape(e.shape)
 '''},
+    # ------------------------------------------------------------------ more readings
+    {"function": "mx_quantize", "why": "float64 log2 + exp2 scale, nan_to_num, cast via float64 quotient",
+     "source": '''
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(x.shape[:-1] + (-1, block)).astype(np.float64)
+    amax = np.abs(xb).max(axis=-1)
+    emax = int(np.floor(np.log2(float(ml_dtypes.finfo(dt).max))))
+    bad = ~np.isfinite(amax)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = np.floor(np.log2(np.where(amax > 0, amax, 1.0))) - emax
+    e = np.where(amax > 0, np.clip(e, -127, 127), 0.0)
+    e = np.where(bad, 0.0, e)
+    scale = np.exp2(e)
+    top = float(ml_dtypes.finfo(dt).max)
+    with np.errstate(invalid="ignore"):
+        q = np.clip(np.nan_to_num(xb / scale[..., None]), -top, top)
+    s = np.where(bad, np.nan, scale).astype(np.float32).astype(ml_dtypes.float8_e8m0fnu)
+    return q.astype(dt).reshape(x.shape), s
+'''},
+    {"function": "mx_quantize", "why": "cast first, then replace overflow (NaN/inf) by +-max",
+     "source": '''
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(x.shape[:-1] + (-1, block))
+    amax = np.abs(xb).max(axis=-1)
+    ok = np.isfinite(amax)
+    emax = int(ml_dtypes.finfo(dt).maxexp) - 1
+    m, e = np.frexp(np.where(ok & (amax > 0), amax, 1).astype(np.float32))
+    sh = np.where(amax > 0, np.clip(e - 1 - emax, -127, 127), 0)
+    z = np.ldexp(np.where(ok[..., None], xb, 0).astype(np.float32), -sh[..., None])
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = z.astype(dt).astype(np.float32)
+    top = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.where(np.isfinite(q), q, np.sign(z) * top).astype(dt)
+    s = np.where(ok, np.ldexp(np.float32(1), sh), np.nan).astype(np.float32)
+    return q.reshape(x.shape), s.astype(ml_dtypes.float8_e8m0fnu)
+'''},
+    {"function": "mx_dequantize", "why": "jnp, naive astype(float32) * repeat",
+     "source": '''
+def mx_dequantize(elements, scales, block=32):
+    return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(jnp.asarray(scales).astype(jnp.float32), block, axis=-1)
+'''},
+    {"function": "nvfp4_dequantize", "why": "float64 then float32",
+     "source": '''
+def nvfp4_dequantize(elements, block_scales, tensor_scale):
+    e = np.asarray(elements).astype(np.float64)
+    s = np.repeat(np.asarray(block_scales).astype(np.float64), 16, axis=-1)
+    return (e * s * float(tensor_scale)).astype(np.float32)
+'''},
+    {"function": "nvfp4_quantize", "why": "amax / 448 / 6 in float32 (two roundings), x / s / t",
+     "source": '''
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    amax = np.abs(x).max()
+    t = np.float32(amax) / np.float32(448) / np.float32(6) if amax > 0 else np.float32(1)
+    xb = x.reshape(x.shape[:-1] + (-1, 16))
+    s = (np.abs(xb).max(axis=-1) / np.float32(6) / t).astype(ml_dtypes.float8_e4m3fn)
+    sf = s.astype(np.float32)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(sf > 0, xb / sf / t, 0)
+    return np.clip(z, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.float32(t)
+'''},
 ]
