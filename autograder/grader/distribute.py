@@ -85,6 +85,7 @@ def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOU
             local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, resources={RESOURCE: 1},
                                  dashboard_address=None, silence_logs=logging.CRITICAL)
         cluster = Cluster(Client(local, timeout=timeout), local.scheduler_address, local, ALLOWED_FAILURES)
+        cluster.client.run(_leave_interrupts_to_the_parent)
     else:
         address = _address(scheduler)
         try:
@@ -123,6 +124,13 @@ def _address(scheduler: str) -> str:
         return "tcp://" + scheduler
     raise SchedulerError(f"--scheduler {scheduler}: neither an address (tcp://host:8786), a scheduler file "
                          "nor local:N")
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """On a local:N worker (in its event loop, the main thread): Ctrl-C reaches the whole process
+    group; the parent handles it and closes the cluster, the workers need not die mid-notebook."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _allowed_failures(dask_scheduler) -> int:
@@ -219,9 +227,9 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
                 continue
             except Exception as exc:  # noqa: BLE001  the task itself raised, as in --jobs
                 outcome = exc
-            record(job, outcome)
             fut.release()
-            submit_more()
+            submit_more()  # the freed worker gets its next notebook before the gradebook write
+            record(job, outcome)
     except KeyboardInterrupt:
         from .classrun import INTERRUPTED
         print(INTERRUPTED, file=sys.stderr)
