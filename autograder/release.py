@@ -3,16 +3,20 @@
 The release is made by nbgrader's own ``generate_assignment`` in a scratch course directory, so
 the stubs, hidden-test removal, checksums and gradebook are nbgrader's. Before that, the title
 cell's ``<!-- colab-badge -->`` marker becomes the Open-in-Colab badge built from the one
-configured repository URL (pyproject.toml, [tool.course]).
+configured repository URL (pyproject.toml, [tool.course]). After it, a test cell that nbgrader
+left holding only its docstring (a hidden test) gets a closing ``;`` so that running it displays
+nothing (IPython shows a cell's last bare expression as ``Out[]``); its checksum is recomputed.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import filecmp
 import io
 import logging
 import shutil
 import tempfile
+import tokenize
 from pathlib import Path
 
 import nbformat
@@ -46,8 +50,47 @@ def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = No
     return names
 
 
+def ends_with_semicolon(source: str) -> bool:
+    """Whether the last token of ``source`` (comments and newlines aside) is ``;``: IPython's rule
+    (``DisplayHook.semicolon_at_end_of_expression``) for not displaying the last expression."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    for tok in reversed(tokens):
+        if tok.type in (tokenize.ENDMARKER, tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            continue
+        return tok.type == tokenize.OP and tok.string == ";"
+    return False
+
+
+def only_strings(source: str) -> bool:
+    """Whether ``source`` is nothing but string-constant expressions (a docstring left alone)."""
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return False
+    return bool(body) and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                              and isinstance(s.value.value, str) for s in body)
+
+
+def quiet_docstring_cells(nb):
+    """End each graded test cell that holds only its docstring (what nbgrader leaves of a hidden
+    test) with ``;``, so that running it displays nothing, and recompute its nbgrader checksum."""
+    from nbgrader.utils import compute_checksum, is_grade, is_solution
+
+    for cell in nb.cells:
+        if (cell.cell_type != "code" or not is_grade(cell) or is_solution(cell)
+                or not only_strings(cell.source) or ends_with_semicolon(cell.source)):
+            continue
+        cell.source = cell.source.rstrip() + ";"
+        if not ends_with_semicolon(cell.source):  # e.g. a trailing comment swallowed the ';'
+            raise ValueError(f"cannot silence test cell {cell.metadata.nbgrader.get('grade_id')!r}")
+        if "checksum" in cell.metadata.nbgrader:
+            cell.metadata.nbgrader["checksum"] = compute_checksum(cell)
+    return nb
+
+
 def generate(course: Path, names: list[str], db_path: Path) -> None:
-    """Run nbgrader generate_assignment for each lesson inside ``course``."""
+    """Run nbgrader generate_assignment for each lesson inside ``course``, then silence the
+    docstring-only test cells of each release (``quiet_docstring_cells``)."""
     from nbgrader.apps import NbGraderAPI
 
     logging.getLogger("traitlets").setLevel(logging.ERROR)
@@ -58,6 +101,8 @@ def generate(course: Path, names: list[str], db_path: Path) -> None:
         if not result["success"]:
             raise RuntimeError(f"nbgrader generate_assignment {lesson} failed:\n{result['log']}\n"
                                f"{result.get('error', '')}")
+        for nb_path in (course / RELEASE_DIR / lesson).glob("*.ipynb"):
+            nbformat.write(quiet_docstring_cells(nbformat.read(str(nb_path), as_version=4)), str(nb_path))
 
 
 def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None,

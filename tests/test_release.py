@@ -104,3 +104,26 @@ def test_example_class_is_built_from_the_committed_release(tmp_path):
     assert fresh == have
     stale = [str(r) for r in sorted(fresh) if not filecmp.cmp(tmp_path / "class" / r, committed / r, shallow=False)]
     assert stale == [], f"run `make release` (python -m autograder release): stale {stale}"
+
+
+def test_hidden_test_cells_display_nothing_in_the_release(lesson):
+    """What nbgrader leaves of a hidden test is its docstring, a bare string expression that
+    IPython would show as Out[]; the release ends it with ';' (autograder/release.py,
+    quiet_docstring_cells). Run in a real IPython shell: no value displayed. The same source
+    without the ';' does display it (so the check can fail)."""
+    import ast
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    hidden = [c for c in student_nb(lesson).cells if cell_grade_id(c).endswith("_hidden")]
+    assert hidden, f"{lesson}: no hidden test cells"
+    for cell in hidden:
+        gid = cell_grade_id(cell)
+        body = ast.parse(cell.source).body
+        assert body and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                            for s in body), f"{gid}: more than the docstring in the release"
+        assert shell.run_cell(cell.source, store_history=True).result is None, \
+            f"{gid}: the student's run displays a value"
+        bare = shell.run_cell(cell.source.rstrip().rstrip(";"), store_history=True).result
+        assert isinstance(bare, str) and bare.strip(), f"{gid}: the control without ';' displays the docstring"
