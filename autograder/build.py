@@ -10,7 +10,6 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import nbformat
 

@@ -22,7 +22,6 @@ import importlib.util
 import os
 import re
 import shutil
-import tempfile
 import sys
 import time
 from dataclasses import dataclass, field

@@ -35,7 +35,7 @@ import re
 import statistics
 import sys
 import urllib.parse
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 

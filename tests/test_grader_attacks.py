@@ -1,249 +1,489 @@
-"""The grader fails closed and isolates: every attack below is a real submission of lesson 02
-(built from the release notebook), and the whole class is graded once, two notebooks at a time.
+"""Hostile submissions, each a real notebook graded through the grader, gain nothing.
 
-Lesson 02 has 11 points: evaluate_precision_policies 1+3, emulated_bf16_accumulation 1+3,
-accumulation_error_curve 1+2 (its hidden test uses the reference emulation, so a broken
-emulated_bf16_accumulation costs only its own points there).
+Every point is decided in the trusted checker; the student's code runs only in its sandboxed
+process (fresh namespaces: no network, own PIDs, uid 65534, read-only Python, private /tmp and
+/dev/shm, caps). One class of lesson 01 (13 points: format_table 1+2, bf16_round 1+3,
+sequential_sum 1+2, pairwise_sum 1+2; the quickest lesson to grade) is graded once, two notebooks
+at a time, while this test listens on loopback sockets that no submission may reach. The attacks
+are those of the issues "Every point decided where student code cannot reach" and "Each student
+kernel in its own namespaces" (docs/GRADING.md).
 """
 import csv
 import json
+import os
+import secrets
+import socket
+import threading
+from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder.grade import grade
-from autograder.lessoncheck import load_mutants
+from autograder.grader import Settings, grade
+from autograder.grader.sandbox import bwrap_works
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
-LESSON = "02_matmul_accumulation"
-CELL_TIMEOUT = 20
+LESSON = "01_number_formats"
+TOTAL = 13
+MARK = "zz" + secrets.token_hex(6)  # in every process a submission starts: none may outlive grading
+SECRET = "instructor-secret-" + secrets.token_hex(6)
 
-EVAL_SIG = 'def evaluate_precision_policies(seed=0):\n    """Attack."""\n'
-EMUL_SIG = 'def emulated_bf16_accumulation(x, w):\n    """Attack."""\n'
-CURVE_SIG = 'def accumulation_error_curve(ks, seed=0):\n    """Attack."""\n'
-# How a determined student reaches the IPython shell without any name a static scan would flag.
-SHELL = ('    _g = getattr(lambda: 0, "__glob" + "als__")\n'
-         '    _ip = _g["get_" + "ipython"]()\n')
-
-
-def bytes_mutant():
-    return next(m for m in load_mutants(LESSON) if "bytes" in m["why"])["source"]
+FT = 'def format_table():\n    """Attack."""\n'
+BR = 'def bf16_round(x):\n    """Attack."""\n'
+SS = 'def sequential_sum(values, dtype):\n    """Attack."""\n'
+PS = 'def pairwise_sum(values, dtype):\n    """Attack."""\n'
+BLANK = {"format_table": FT + "    raise NotImplementedError()\n", "bf16_round": BR + "    raise NotImplementedError()\n",
+         "sequential_sum": SS + "    raise NotImplementedError()\n", "pairwise_sum": PS + "    raise NotImplementedError()\n"}
 
 
-def submission(overrides=None, extra_after_first_answer=None, edit=None):
-    nb = fill_answers(student_nb(LESSON), source_nb(LESSON), overrides or {})
-    if extra_after_first_answer:
+def submission(overrides=None, extra=None, edit=None, base=BLANK):
+    """The release with ``overrides`` in its answer cells, the other answers from ``base`` (the
+    unanswered stubs; None: the reference solutions). ``submission()``: the perfect notebook."""
+    base = {} if overrides is None or base is None else base
+    nb = fill_answers(student_nb(LESSON), source_nb(LESSON), {**base, **(overrides or {})})
+    if extra:
         first = next(i for i, c in enumerate(nb.cells) if cell_grade_id(c).startswith("answer_"))
-        nb.cells.insert(first + 1, nbformat.v4.new_code_cell(extra_after_first_answer))
+        nb.cells.insert(first + 1, nbformat.v4.new_code_cell(extra))
     if edit:
         edit(nb)
     return nb
 
 
+def everywhere(body: str) -> dict:
+    """The same attack body in every exercise (whatever it returns, it is not the answer)."""
+    return {"format_table": FT + body, "bf16_round": BR + body, "sequential_sum": SS + body, "pairwise_sum": PS + body}
+
+
+FOUND = '''    found = []
+    def look(what, path):
+        try:
+            with open(path, "rb") as f:
+                data = f.read(200000)
+            found.append((what, path, len(data), b"BEGIN HIDDEN" in data or b"_ref_" in data or SECRET in data))
+        except OSError:
+            pass
+'''
+
+
+def attacks(ports: dict, out_dir: Path) -> dict:
+    p = ports
+    return {
+        "perfect": submission(),
+        "blank": submission({}),
+        # issue 17: reach IPython through a function's globals, at definition time, and rewrite the parser
+        "ipython_rewire": submission(everywhere("    raise NotImplementedError()\n"), extra=(
+            "class Precision:\n"
+            "    @staticmethod\n"
+            "    def setup():\n"
+            "        g = getattr(lambda: 0, '__glob' + 'als__')\n"
+            "        ip = g['get_ip' + 'ython']()\n"
+            "        ip.compile.ast_parse = lambda *a, **k: __import__('ast').parse('pass')\n"
+            "        return ip\n"
+            "_ready = Precision.setup()\n")),
+        # issue 17: a start-up file in the process's own HOME, then a kill: the restart runs no such file
+        "startup_kill": submission(everywhere(
+            "    import os, pathlib\n"
+            "    d = pathlib.Path(os.environ.get('HOME', '.')) / '.ipython/profile_default/startup'\n"
+            "    d.mkdir(parents=True, exist_ok=True)\n"
+            "    (d / '01-x.py').write_text('import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
+            "    os.kill(os.getpid(), 9)\n")),
+        # issue 17: a forwarding oracle: the references (_ref_*) wherever they might be
+        "oracle": submission(everywhere(
+            "    import sys, gc\n"
+            "    name = sys._getframe().f_code.co_name\n"
+            "    for mod in list(sys.modules.values()):\n"
+            "        ref = getattr(mod, '_ref_' + name, None)\n"
+            "        if ref is not None:\n"
+            "            return ref(*[v for v in locals().values() if v is not mod][:0])\n"
+            "    for obj in gc.get_objects():\n"
+            "        if callable(obj) and getattr(obj, '__name__', '') == '_ref_' + name:\n"
+            "            raise RuntimeError('ORACLE FOUND')\n"
+            "    raise RuntimeError('no oracle')\n")),
+        # issue 17: a float whose comparisons always agree, and a dict that claims every key
+        "evil_values": submission({
+            "format_table": FT + (
+                "    class F(float):\n"
+                "        __eq__ = lambda s, o: True\n        __ne__ = lambda s, o: False\n"
+                "        __lt__ = __le__ = __gt__ = __ge__ = lambda s, o: True\n"
+                "        __hash__ = float.__hash__\n"
+                "    class D(dict):\n"
+                "        __eq__ = lambda s, o: True\n"
+                "        def __getitem__(s, k):\n            return F(1)\n"
+                "    return [D(name=n) for n in ('float32', 'bfloat16', 'float16', 'float8_e4m3fn', 'float8_e5m2')]\n"),
+            "bf16_round": BR + (
+                "    import numpy as np\n"
+                "    class A(np.ndarray):\n"
+                "        def __eq__(s, o):\n            return np.ones(np.shape(o), bool)\n"
+                "        __array_priority__ = 1000\n"
+                "    return np.asarray(x, np.float32).view(A)\n")}),
+        # issue 17: hidden test text or inputs into the student's feedback (linecache, frames, files)
+        "leak": submission({"bf16_round": BR + FOUND.replace("SECRET", repr(SECRET.encode())) + (
+            "    import linecache, glob, os, sys\n"
+            "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
+            "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
+            "        look('proc', path)\n"
+            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r}, {str(ROOT / 'README.md')!r},\n"
+            f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
+            "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
+            "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
+            "        look('file', path)\n"
+            "    f = sys._getframe()\n"
+            "    while f is not None:\n"
+            "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
+            "        f = f.f_back\n"
+            "    raise RuntimeError('FOUND=' + repr([x for x in found if not (isinstance(x, tuple) and not x[3])]))\n")}),
+        # issue 18: every way out to the network, to listeners this test holds on 127.0.0.1
+        "network": submission({"bf16_round": BR + (
+            "    import socket, os\n"
+            "    reached = []\n"
+            "    def attempt(label, fn):\n"
+            "        try:\n            fn()\n            reached.append(label)\n"
+            "        except OSError:\n            pass\n"
+            "    def tcp(proto=0):\n"
+            "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)\n"
+            f"        s.settimeout(2)\n        s.connect(('127.0.0.1', {p['tcp']}))\n        s.sendall(b'{MARK}')\n"
+            "    def tfo():\n"
+            "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
+            f"        s.sendto(b'{MARK}', getattr(socket, 'MSG_FASTOPEN', 0x20000000), ('127.0.0.1', {p['tcp']}))\n"
+            "    def udp():\n"
+            "        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+            f"        s.sendto(b'{MARK}', ('127.0.0.1', {p['udp']}))\n"
+            "    def unix():\n"
+            "        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
+            f"        s.connect({p['unix']!r})\n        s.sendall(b'{MARK}')\n"
+            "    attempt('tcp', tcp)\n    attempt('mptcp', lambda: tcp(262))\n    attempt('tfo', tfo)\n"
+            "    attempt('udp', udp)\n    attempt('unix', unix)\n"
+            "    raise RuntimeError('REACHED=' + repr(reached))\n")}),
+        # issue 18: processes that try to outlive grading, a fork bomb, a thread flood
+        "escape_processes": submission({
+            "bf16_round": BR + (
+                "    import os, subprocess, time\n"
+                f"    subprocess.Popen(['sleep', '600', '{MARK}'], start_new_session=True)\n"
+                "    if os.fork() == 0:\n"
+                "        os.setsid()\n"
+                "        if os.fork() == 0:\n"
+                f"            os.execvp('sleep', ['sleep', '601', '{MARK}'])\n"
+                "        os._exit(0)\n"
+                "    time.sleep(0.5)\n"
+                "    raise NotImplementedError()\n"),
+            "sequential_sum": SS + (
+                "    import os\n"
+                "    while True:\n"
+                "        try:\n"
+                "            if os.fork() == 0:\n"
+                f"                os.execvp('sleep', ['sleep', '602', '{MARK}'])\n"
+                "        except OSError:\n"
+                "            pass\n"),
+            "pairwise_sum": PS + (
+                "    import threading, time\n"
+                "    while True:\n"
+                "        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n")}),
+        "file_flood": submission({"bf16_round": BR + (
+            "    import os\n"
+            "    os.makedirs('flood', exist_ok=True)\n"
+            "    for i in range(10**7):\n"
+            "        open(f'flood/{i}', 'w').close()\n")}),
+        "shm": submission({"bf16_round": BR + (
+            f"    open('/dev/shm/{MARK}', 'w').write('x')\n"
+            f"    open('/tmp/{MARK}', 'w').write('x')\n"
+            "    raise NotImplementedError()\n")}),
+        # issue 17: restarts and replays come out of one time budget
+        "hang_everywhere": submission(everywhere("    while True:\n        pass\n")),
+        "memory": submission({"bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n"}),
+        "loop_one": submission({"pairwise_sum": PS + "    while True:\n        pass\n"}, base=None),
+        "parse_error": submission({"bf16_round": BR + "    return x +\n"}),
+        "shadow": submission(extra="def isinstance(*args):\n    return True\nFORMATS = []\n"),
+        "static_tamper": submission({}, extra="get_ipython().input_transformers_cleanup.append(lambda lines: [])\n"),
+        "edit_tests": submission(edit=edit_and_delete_tests),
+        # red team: plant a package, a sitecustomize and a matplotlibrc where the checker might look,
+        # then crash the checker with a forged, deeply nested first message (so that it restarts)
+        "hijack": submission(everywhere("    raise NotImplementedError()\n"), extra=(
+            "import os, pathlib, __main__\n"
+            "_h = pathlib.Path(os.environ['HOME'])\n"
+            "_a = (_h / 'autograder' / 'grader').mkdir(parents=True, exist_ok=True)\n"
+            "_b = (_h / 'autograder' / '__init__.py').write_text('')\n"
+            "_c = (_h / 'autograder' / 'grader' / '__init__.py').write_text('')\n"
+            f"_d = (_h / 'autograder' / 'grader' / 'checker.py').write_text('open(\"/tmp/{MARK}-hijack\", \"w\")')\n"
+            f"_e = (_h / 'sitecustomize.py').write_text('open(\"/tmp/{MARK}-site\", \"w\")')\n"
+            "_f = (_h / '.matplotlib').mkdir(exist_ok=True)\n"
+            f"_g = (_h / '.matplotlib' / 'matplotlibrc').write_text('backend: module://{MARK}')\n"
+            "_crash = os.write(__main__.OUT, (65536).to_bytes(8, 'big') + b'[' * 65536)\n")),
+        # red team: remember a hidden test's inputs, show them in a later visible test's message
+        "hidden_inputs": submission({
+            "sequential_sum": SS + (
+                "    SEEN.append(len(values))\n"
+                "    scalar = np.dtype(dtype).type\n"
+                "    total = scalar(0)\n"
+                "    for item in np.asarray(values).astype(dtype):\n"
+                "        total = scalar(total + item)\n"
+                "    return float(total)\n"),
+            "pairwise_sum": PS + "    raise ValueError('SEEN=' + repr(SEEN))\n"}, extra="SEEN = []\n"),
+        "kill_checker": submission(everywhere(
+            "    import os, signal\n"
+            "    for pid in range(1, 4000):\n"
+            "        try:\n            os.kill(pid, signal.SIGKILL) if pid != os.getpid() else None\n"
+            "        except OSError:\n            pass\n"
+            "    raise NotImplementedError()\n")),
+    }
+
+
 def edit_and_delete_tests(nb):
     for cell in list(nb.cells):
-        if cell_grade_id(cell) == "test_evaluate_precision_policies_visible":
+        if cell_grade_id(cell) == "test_bf16_round_visible":
             cell.source = "pass  # this check is wrong\n"
-        if cell_grade_id(cell) == "test_emulated_bf16_accumulation_hidden":
+        if cell_grade_id(cell) == "test_format_table_hidden":
             nb.cells.remove(cell)
 
 
-WRONG = {"evaluate_precision_policies": EVAL_SIG + "    return []\n",
-         "emulated_bf16_accumulation": EMUL_SIG + "    return 0\n",
-         "accumulation_error_curve": CURVE_SIG + "    return {}\n"}
+class Listeners:
+    """TCP, UDP and unix-socket listeners on this machine's loopback: what reaches them."""
+
+    def __init__(self, tmp: Path):
+        self.received = []
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(16)
+        self.tcp.settimeout(0.2)
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.udp.settimeout(0.2)
+        self.unix_path = str(tmp / "listen.sock")
+        self.unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.unix.bind(self.unix_path)
+        self.unix.listen(16)
+        self.unix.settimeout(0.2)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def ports(self):
+        return {"tcp": self.tcp.getsockname()[1], "udp": self.udp.getsockname()[1], "unix": self.unix_path}
+
+    def serve(self):
+        while not self.stop.is_set():
+            for sock in (self.tcp, self.unix):
+                try:
+                    conn, _ = sock.accept()
+                    self.received.append(("connect", conn.recv(100)))
+                except OSError:
+                    pass
+            try:
+                self.received.append(("udp", self.udp.recv(100)))
+            except OSError:
+                pass
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
 
 
-def attacks(out_dir):
-    return {
-        "perfect": submission(),
-        # top-level tampering in an extra cell: never runs (only definitions do), and flagged
-        "transformer": submission(WRONG, "get_ipython().input_transformers_cleanup.append(lambda lines: [])\n"),
-        # the same at run time, from a function body, reaching the shell without flagged names
-        "transformer_hidden": submission({**WRONG, "evaluate_precision_policies": EVAL_SIG + SHELL + (
-            '    getattr(_ip, "input_transformers_" + "cleanup").append(lambda lines: ["pass\\n"])\n'
-            "    return []\n")}),
-        "assertion": submission(WRONG, "import builtins\nbuiltins.AssertionError = type('AssertionError', (Exception,), {})\n"),
-        "builtins_runtime": submission({**WRONG, "evaluate_precision_policies": EVAL_SIG + SHELL + (
-            '    _b = _g["__buil" + "tins__"]\n'
-            '    getattr(_b, "__di" + "ct__")["AssertionError"] = type("AssertionError", (Exception,), {})\n'
-            "    return []\n")}),
-        "np_testing": submission({**WRONG, "evaluate_precision_policies": EVAL_SIG + (
-            '    t = getattr(np, "testing")\n'
-            "    t.assert_allclose = t.assert_array_equal = lambda *a, **k: None\n"
-            "    m = np\n"
-            "    m.allclose = m.array_equal = lambda *a, **k: True\n"
-            "    return []\n")}),
-        "showtraceback": submission({**WRONG, "evaluate_precision_policies": EVAL_SIG + SHELL + (
-            '    object.__setattr__(_ip, "show" + "traceback", lambda *a, **k: None)\n'
-            '    object.__setattr__(_ip, "_show" + "traceback", lambda *a, **k: None)\n'
-            "    return []\n")}),
-        "excepthook": submission(WRONG, "import sys\nsys.excepthook = lambda *a: None\n"
-                                        "get_ipython().showtraceback = lambda *a, **k: None\n"),
-        "shadow": submission(extra_after_first_answer=(
-            "def exact_matmul(a, b):\n    return 0\n\n"
-            "def isinstance(*args):\n    return True\n")),
-        "edit_tests": submission({"evaluate_precision_policies": bytes_mutant()}, edit=edit_and_delete_tests),
-        "loop": submission({"accumulation_error_curve": CURVE_SIG + "    while True:\n        pass\n"}),
-        "kill": submission({"emulated_bf16_accumulation": EMUL_SIG + "    import os\n    os._exit(1)\n"}),
-        "snoop": submission({"evaluate_precision_policies": EVAL_SIG + (
-            "    import glob, os\n"
-            "    found = []\n"
-            f"    for p in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r}, {str(ROOT / 'README.md')!r},\n"
-            f"              {str(out_dir / 'gradebook.db')!r}, {str(out_dir.parent / 'subs' / 'perfect' / (LESSON + '.ipynb'))!r},\n"
-            "              '../solutions', '../../solutions', '../kernel.log']\n"
-            "             + glob.glob('/tmp/course-grade-*/work/*.ipynb') + glob.glob('/tmp/*/gradebook.db')):\n"
-            "        try:\n"
-            "            with open(p, 'rb') as f:\n"
-            "                f.read(1)\n"
-            "            if not os.path.realpath(p).startswith(os.getcwd()):  # its own notebook is fine\n"
-            "                found.append(p)\n"
-            "        except OSError:\n"
-            "            pass\n"
-            "    raise RuntimeError('SNOOP found=' + repr(found))\n")}),
-        "memory": submission({"emulated_bf16_accumulation": EMUL_SIG + "    return np.ones(2**34)\n"}),
-        # the seed's mistake: a DEFAULT-precision "fp32 reference", right on CPU, wrong on a TPU
-        "seed_reference": submission({"evaluate_precision_policies": next(
-            m for m in load_mutants(LESSON) if "seed's DEFAULT" in m["why"])["source"]}),
-    }
+def processes_with(marker: str) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if marker in cmd and "pytest" not in cmd:
+                found.append(f"{entry.name}: {cmd}")
+    return found
 
 
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory):
     base = tmp_path_factory.mktemp("attacks")
     subs, out = base / "subs", base / "out"
-    for student, nb in attacks(out).items():
+    listeners = Listeners(base)
+    for student, nb in attacks(listeners.ports(), out).items():
         (subs / student).mkdir(parents=True)
         nbformat.write(nb, str(subs / student / f"{LESSON}.ipynb"))
     (subs / "unreadable").mkdir()
     (subs / "unreadable" / f"{LESSON}.ipynb").write_text('{"cells": [ this is not JSON')
     (subs / "ghost").mkdir()
     (subs / "ghost" / "notes.txt").write_text("no notebook here")
-    results = grade(subs, out, jobs=2, timeout=CELL_TIMEOUT, quiet=True, names=[LESSON])
-    return {r.student: r for r in results}, out
-
-
-def test_grading_runs_as_if_on_a_tpu(attacked):
-    """Kernels grade under emulated TPU matmul precision (the default): the seed's DEFAULT
-    reference, which CPU-only grading would accept, loses Exercise 1's hidden points."""
-    r = attacked[0]["seed_reference"]
-    print(r.status, scores(r))
-    assert r.status == "ok"
-    assert scores(r)["test_evaluate_precision_policies_hidden"] == 0
-    assert r.score == 11 - 3
+    (subs / "symlinked").mkdir()
+    os.symlink(ROOT / "solutions" / LESSON / f"{LESSON}.ipynb", subs / "symlinked" / f"{LESSON}.ipynb")
+    (subs / "evil\x1b[2Jname").mkdir()
+    nbformat.write(submission({}), str(subs / "evil\x1b[2Jname" / f"{LESSON}.ipynb"))
+    os.environ["COURSE_TEST_SECRET"] = SECRET  # the grader's own environment holds a secret
+    try:
+        results = grade(subs, out, Settings(jobs=2, cell_timeout=10, notebook_timeout=45), quiet=True,
+                        names=[LESSON])
+    finally:
+        os.environ.pop("COURSE_TEST_SECRET", None)
+        listeners.close()
+    left = [f"{d}/{f}" for d in ("/dev/shm", "/tmp") for f in os.listdir(d) if MARK in f]
+    return {r.student: r for r in results}, out, listeners.received, processes_with(MARK), left
 
 
 def scores(r):
     return {t.grade_id: t.score for t in r.tests}
 
 
-def test_perfect_submission_is_not_flagged(attacked):
-    r = attacked[0]["perfect"]
-    assert (r.score, r.max_score, r.status) == (11, 11, "ok"), r.detail
+def errors(r):
+    return {t.grade_id: t.error for t in r.tests}
 
 
-@pytest.mark.parametrize("student", ["transformer", "transformer_hidden", "assertion", "builtins_runtime",
-                                     "np_testing", "showtraceback", "excepthook"])
-def test_tampering_with_the_checking_machinery_gains_nothing(attacked, student):
+def test_namespaces_are_available_here():
+    """CI installs bubblewrap (make test): the sandbox these tests prove is the real one."""
+    assert bwrap_works() == "", bwrap_works()
+
+
+def test_the_perfect_and_the_blank_notebook_keep_their_scores(attacked):
+    results = attacked[0]
+    assert (results["perfect"].score, results["perfect"].status) == (TOTAL, "ok"), results["perfect"].detail
+    assert (results["blank"].score, results["blank"].status) == (0, "ok")
+
+
+@pytest.mark.parametrize("student", ["ipython_rewire", "startup_kill", "oracle", "leak", "network", "hijack",
+                                     "escape_processes", "file_flood", "shm", "hang_everywhere", "memory",
+                                     "static_tamper", "kill_checker"])
+def test_no_attack_scores_more_than_the_blank_notebook(attacked, student):
     r = attacked[0][student]
-    print(student, r.status, r.detail)
-    assert r.status == "tampered" and r.score == 0 and r.max_score == 11
-    assert "checking machinery" in r.detail
+    print(student, r.score, r.status, r.detail, errors(r))
+    assert r.score == 0 and r.max_score == TOTAL
 
 
-def test_shadowing_instructor_helpers_and_builtins_does_not_run(attacked):
-    r = attacked[0]["shadow"]
-    assert (r.score, r.status) == (11, "ok"), r.detail
-    assert any("exact_matmul" in n and "isinstance" in n for n in r.notes), r.notes
+def test_values_that_lie_about_equality_never_reach_a_comparison(attacked):
+    r = attacked[0]["evil_values"]
+    e = errors(r)
+    print(r.score, e)
+    assert r.score == 0
+    assert "cannot be returned" in e["test_format_table_visible"]
 
 
-def test_edited_and_deleted_test_cells_are_restored_and_graded(attacked):
-    r = attacked[0]["edit_tests"]
-    print(r.detail, scores(r))
-    assert r.status == "tampered" and "originals restored" in r.detail
-    assert "edited test_evaluate_precision_policies_visible" in r.detail
-    assert "deleted test_emulated_bf16_accumulation_hidden" in r.detail
-    s = scores(r)
-    assert s["test_evaluate_precision_policies_visible"] == 0, "the original (failing) check ran"
-    assert s["test_emulated_bf16_accumulation_hidden"] == 3, "the deleted test ran and passed"
-    assert r.score == 7
-
-
-def test_infinite_loop_times_out_and_the_rest_is_graded(attacked):
-    r = attacked[0]["loop"]
-    print(r.detail, scores(r))
-    assert r.status == "timeout"
-    assert r.score == 8, "evaluate and emulated keep their 8 points"
-    assert {t.grade_id for t in r.tests if "timed out" in t.error} == {
-        "test_accumulation_error_curve_visible", "test_accumulation_error_curve_hidden"}
-
-
-def test_killed_kernel_is_an_error_and_keeps_earlier_points(attacked):
-    r = attacked[0]["kill"]
-    s = scores(r)
-    print(r.detail, s)
-    assert r.status == "error" and "kernel died" in r.detail
-    assert s["test_evaluate_precision_policies_visible"] == 1 and s["test_evaluate_precision_policies_hidden"] == 3
-    assert s["test_emulated_bf16_accumulation_visible"] == 0 and s["test_emulated_bf16_accumulation_hidden"] == 0
-    assert s["test_accumulation_error_curve_hidden"] == 2, "graded after a kernel restart"
-
-
-def test_kernel_cannot_read_solutions_gradebook_or_other_work(attacked):
-    r = attacked[0]["snoop"]
-    errors = {t.grade_id: t.error for t in r.tests}
-    print(errors)
-    assert "SNOOP found=[]" in errors["test_evaluate_precision_policies_visible"]
-    assert r.status == "ok" and r.score == 7
-
-
-def test_memory_cap_turns_a_huge_allocation_into_a_memoryerror(attacked):
-    r = attacked[0]["memory"]
-    errors = {t.grade_id: t.error for t in r.tests}
-    print(errors)
-    assert "MemoryError" in errors["test_emulated_bf16_accumulation_visible"]
-    assert (r.status, r.score) == ("ok", 6), "emulated's 4 points and the curve's visible test (it calls it)"
-
-
-def test_unreadable_and_missing_notebooks_are_explicit(attacked):
-    results, out = attacked
-    r = results["unreadable"]
-    assert r.status == "error" and "unreadable" in r.detail and r.score == 0 and r.max_score == 11
-    assert len(r.tests) == 6, "every test is listed as not run"
-    assert (results["ghost"].status, results["ghost"].max_score) == ("missing", 11)
-    rows = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv"))}
-    assert set(rows) == set(results)
-    assert rows["ghost"]["status"] == "missing" and rows["unreadable"]["status"] == "error"
-    assert all(row["status"] in ("ok", "timeout", "error", "tampered", "missing") for row in rows.values())
-
-
-def test_gradebook_holds_the_same_scores(attacked):
-    from nbgrader.api import Gradebook
-    results, out = attacked
-    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
-        for student, r in results.items():
-            if r.status == "missing":
-                continue
-            nb = gb.find_submission_notebook(LESSON, LESSON, student)
-            assert (nb.score, nb.max_score) == (r.score, r.max_score), student
-    tests = list(csv.DictReader(open(out / "tests.csv")))
-    assert len([t for t in tests if t["student"] == "perfect"]) == 6
-    journal = [json.loads(line) for line in open(out / "journal.jsonl")]
-    assert {j["student"] for j in journal} == {s for s, r in results.items() if r.status != "missing"}
-
-
-def test_feedback_shows_no_hidden_test_code_or_messages(attacked):
-    results, out = attacked
-    hidden_lines = set()
+def test_nothing_hidden_or_secret_reaches_the_student(attacked):
+    results, out, *_ = attacked
+    leak = errors(results["leak"])["test_bf16_round_visible"]
+    print(leak)
+    assert "FOUND=[]" in leak, "the sandbox holds no hidden test, reference, solution or secret"
+    hidden = set()
     for cell in source_nb(LESSON).cells:
         if "### BEGIN HIDDEN TESTS" in cell.source:
             body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
-            hidden_lines |= {line.strip() for line in body.splitlines() if len(line.strip()) > 25}
+            hidden |= {line.strip() for line in body.splitlines() if len(line.strip()) > 25}
     pages = list((out / "feedback").rglob("*.html"))
-    assert len(pages) == len([r for r in results.values() if r.status != "missing"])
+    assert pages
     for page in pages:
         text = page.read_text()
-        assert "_ref_" not in text and "BEGIN HIDDEN" not in text, page
-        assert not [line for line in hidden_lines if line in text], page
-    blank_like = (out / "feedback" / "transformer" / f"{LESSON}.html").read_text()
-    assert "hidden test" in blank_like
+        assert "_ref_" not in text and "BEGIN HIDDEN" not in text and SECRET not in text, page
+        assert not [line for line in hidden if line in text], page
+    for r in results.values():
+        for t in r.tests:
+            if t.hidden and t.score < t.max_score:
+                assert t.error == "failed (the hidden test's details are not shown)" or t.error.startswith("not run") \
+                    or t.error.startswith(("timed out", "the student's process", "process limit", "file limit")), t.error
+
+
+def test_the_checker_imports_and_reads_nothing_a_student_wrote(attacked):
+    r = attacked[0]["hijack"]
+    print(r.score, r.status, r.detail, r.notes)
+    assert r.score == 0
+    assert not [f for f in os.listdir("/tmp") if f.startswith(MARK)], "no planted file ran"
+
+
+def test_a_hidden_tests_inputs_never_reach_a_visible_message(attacked):
+    """Hidden tests are answered by a second student process: what it learns stays there."""
+    r = attacked[0]["hidden_inputs"]
+    message = errors(r)["test_pairwise_sum_visible"]
+    print(message, scores(r))
+    assert message.startswith("ValueError: SEEN=")
+    assert message == "ValueError: SEEN=[3, 3]", "only the visible test's own calls (3 values, twice)"
+    assert scores(r)["test_sequential_sum_hidden"] == 2, "the answer itself is right"
+
+
+def test_no_packet_leaves_the_sandbox(attacked):
+    results, _, received, _, _ = attacked
+    message = errors(results["network"])["test_bf16_round_visible"]
+    print(message)
+    assert received == [], "nothing arrives at the host's loopback"
+    # the sandbox has a loopback of its own: a UDP datagram may be sent there, and is lost
+    assert "REACHED=" in message and not {"'tcp'", "'mptcp'", "'tfo'", "'unix'"} & set(
+        message.split("REACHED=")[1].strip("[]").split(", ")), message
+
+
+def test_no_process_outlives_grading_and_nothing_is_left_in_dev_shm(attacked):
+    results, _, _, leftover, shm_new = attacked
+    assert leftover == [], leftover
+    assert shm_new == [], shm_new
+    r = results["escape_processes"]
+    print(r.status, r.detail, errors(r))
+    assert r.status in ("error", "timeout", "tampered")  # tampered: it imports subprocess
+
+
+def test_limits_are_reported_in_the_row(attacked):
+    results = attacked[0]
+    flood = results["file_flood"]
+    print(flood.status, flood.detail, errors(flood))
+    assert "file limit reached" in flood.detail + " ".join(errors(flood).values())
+    mem = errors(results["memory"])["test_bf16_round_visible"]
+    assert "MemoryError" in mem, mem
+
+
+def test_restarts_and_replays_share_one_time_budget(attacked):
+    r = attacked[0]["hang_everywhere"]
+    print(r.seconds, r.status, errors(r))
+    assert r.status == "timeout"
+    assert r.seconds < 45 + 60, "the notebook's limit covers every cell, restart and replay"
+    loop = attacked[0]["loop_one"]
+    s = scores(loop)
+    assert loop.status == "timeout" and s["test_bf16_round_hidden"] == 3 and s["test_pairwise_sum_hidden"] == 0
+
+
+def test_a_killed_process_is_restarted_and_its_startup_files_never_run(attacked):
+    r = attacked[0]["startup_kill"]
+    print(r.status, r.detail, errors(r))
+    assert r.status == "error" and "died" in r.detail
+
+
+def test_parse_errors_and_refused_names_are_explained(attacked):
+    results = attacked[0]
+    r = results["parse_error"]
+    assert any("does not parse (line 3" in n for n in r.notes), r.notes
+    shadow = results["shadow"]
+    assert (shadow.score, shadow.status) == (TOTAL, "ok"), shadow.detail
+    assert any("isinstance" in n and "FORMATS" in n for n in shadow.notes), shadow.notes
+
+
+def test_code_aimed_at_the_grader_and_edited_tests_are_flagged(attacked):
+    results = attacked[0]
+    r = results["static_tamper"]
+    assert r.status == "tampered" and r.score == 0 and "input_transformers_cleanup" in r.detail
+    r = results["edit_tests"]
+    s = scores(r)
+    print(r.detail, s)
+    assert r.status == "tampered" and "originals restored" in r.detail
+    assert "edited test_bf16_round_visible" in r.detail and "deleted test_format_table_hidden" in r.detail
+    assert s["test_bf16_round_visible"] == 1 and s["test_format_table_hidden"] == 2, "the originals ran"
+
+
+def test_unreadable_missing_and_symlinked_submissions_are_explicit(attacked):
+    results, out, *_ = attacked
+    assert results["unreadable"].status == "error" and "unreadable" in results["unreadable"].detail
+    assert len(results["unreadable"].tests) == 8, "every test is listed as not run"
+    assert (results["ghost"].status, results["ghost"].max_score) == ("missing", TOTAL)
+    link = results["symlinked"]
+    assert (link.status, link.score) == ("error", 0) and "symlink" in link.detail
+    rows = list(csv.DictReader(open(out / "grades.csv")))
+    assert {r["student"] for r in rows} >= {"ghost", "symlinked", "unreadable", "perfect"}
+    evil = [r for r in rows if r["student"].startswith("evil")]
+    assert evil and "\x1b" not in evil[0]["student"] and "\\x1b" in evil[0]["student"]
+
+
+def test_gradebook_journal_and_run_record_agree(attacked):
+    from nbgrader.api import Gradebook
+    results, out, *_ = attacked
+    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+        for student, r in results.items():
+            if r.status == "missing" or "symlink" in r.detail:
+                continue
+            nb = gb.find_submission_notebook(LESSON, LESSON, student)
+            assert (nb.score, nb.max_score) == (r.score, r.max_score), student
+    journal = [json.loads(line) for line in open(out / "journal.jsonl")]
+    assert {j["student"] for j in journal} == {s for s, r in results.items()
+                                               if r.status != "missing" and "symlink" not in r.detail}
+    run = json.loads((out / "run.json").read_text())
+    assert run["emulation"] == "tpu" and isinstance(run["seed"], int) and run["limits"]["cell_timeout"] == 10

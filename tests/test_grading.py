@@ -12,7 +12,7 @@ import sys
 import nbformat
 import pytest
 
-from autograder.grade import grade
+from autograder.grader import Settings, grade
 from autograder.lessoncheck import load_mutants
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import LESSONS, ROOT, source_nb, student_nb
@@ -47,7 +47,7 @@ def graded_class(tmp_path_factory):
         write(student_nb(lesson), subs / "blank" / f"{lesson}.ipynb")
         write(fill_answers(student_nb(lesson), source_nb(lesson), {mutant["function"]: mutant["source"]}),
               subs / "wrong" / f"{lesson}.ipynb")
-    results = grade(subs, subs.parent / "out", jobs=2, quiet=True)
+    results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
 

@@ -11,7 +11,7 @@
     student_side.py the student's process: definitions, then answers calls (untrusted)
     sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, cgroup
     landlock.py     the second layer inside the sandbox
-    verdict.py      test_points (how a cell becomes points) and status (which status wins)
+    verdict.py      points_of (how a cell becomes points) and status (which status wins)
     model.py        the records: TestRecord, TestResult, Result
     gradebook.py    nbgrader's gradebook and the journal (parent process only)
     outputs.py      grades.csv, tests.csv, feedback pages, the terminal table

@@ -6,7 +6,16 @@ It runs the lesson's setup, the instructor's definitions and then each test cell
 interpreter, which the student's code cannot reach: the exercises' names are ``StudentFunction``
 stand-ins that call the sandboxed student process (remote.py) and get plain data back. A test
 passes when its cell runs to the end without an exception and the student's process neither timed
-out nor died meanwhile. Events, one JSON line each, on the stdout it was started with:
+out nor died meanwhile.
+
+Two student processes, each in its own sandbox and work folder, hold the same definitions: one
+answers the visible tests, the other the hidden ones. What a student's function learns from a
+hidden test's inputs stays in the process whose messages no student ever reads.
+
+It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), with its
+home, working folder and configuration outside both students' folders: nothing a student's code
+writes is ever imported or read as configuration here. Events, one JSON line each, on the stdout
+it was started with:
 
     {"event": "ready", "defined": [...], "definition_errors": [...], "setup_error": ""}
     {"event": "start", "index": i}
@@ -65,24 +74,50 @@ def count_files(folder: Path, limit: int) -> int:
     return n
 
 
+class Router:
+    """Which student process the stand-ins call: the visible one or the hidden one."""
+
+    def __init__(self, students: dict):
+        self.students, self.kind = students, "visible"
+
+    @property
+    def student(self) -> Student:
+        return self.students[self.kind]
+
+
 class Checker:
     def __init__(self, job: dict, emit):
         self.job, self.emit = job, emit
         s = job["settings"]
         self.limits = Limits(**s["limits"])
         self.budget = Budget(job["notebook_seconds"], s["cell_timeout"])
-        self.workdir = Path(job["workdir"])
+        self.home = Path(job["checker_home"])
         self.ns: dict = {"__name__": "__main__"}
         prelude = [EMULATION.read_text()] if s["emulation"] != "none" else []
         init = {"op": "init", "prelude": prelude, "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
                 "names": job["contract"]}
-        self.student = Student(self._launch, init, self.budget, s["max_restarts"])
-        self.student.contract = list(job["contract"])
+        students = {}
+        for kind in ("visible", "hidden"):
+            workdir = Path(job["workdirs"][kind])
+            students[kind] = Student(lambda w=workdir, k=kind: self._launch(w, k), init, self.budget, s["max_restarts"])
+            students[kind].contract = list(job["contract"])
+            students[kind].workdir = workdir
+        self.router = Router(students)
         self.max_output = s["max_output_chars"]
 
-    def _launch(self):
-        return sandbox.prepare(Path(self.job["job_dir"]), self.workdir, self.limits,
+    @property
+    def student(self) -> Student:
+        return self.router.student
+
+    def _launch(self, workdir: Path, kind: str):
+        return sandbox.prepare(Path(self.job["job_dir"]) / kind, workdir, self.limits,
                                Path(self.job["repository"]), self.job["settings"]["emulation"])
+
+    def use(self, kind: str) -> None:
+        """The next cell calls the ``kind`` process; its temporary files go to that one's folder."""
+        import tempfile
+        self.router.kind = kind
+        tempfile.tempdir = str(self.student.workdir / "tmp")
 
     def _run(self, label: str, code: str) -> tuple[str, str, str, str]:
         """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
@@ -107,37 +142,42 @@ class Checker:
 
     def main(self) -> None:
         job = self.job
-        os.chdir(self.workdir)
+        os.chdir(self.home)
         if job["settings"]["emulation"] != "none":
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
-        try:
-            self.student.start()  # it starts while the checker runs its own setup
-        except OSError as exc:
-            self.student.events.append(f"could not start the student's process: {exc}")
+        for student in self.router.students.values():  # they start while the checker runs its setup
+            try:
+                student.start()
+            except OSError as exc:
+                student.events.append(f"could not start the student's process: {exc}")
+        self.use("visible")
         setup_state, _, setup_error, _ = self._run("setup", job["setup"])
         for label, code in job["checker_cells"]:
             self._run(label, code)
-        os.chdir(self.workdir)
+        os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
-        self.budget.start_cell()
         ready_error = ""
-        try:
-            if self.student.proc is None:
-                self.student.ensure()
-            else:
-                self.student.wait_ready()
-        except (StudentDied, StudentTimeout) as exc:
-            ready_error = _first_line(exc)
-            self.student.stop()
-        for name in self.student.defined:
-            self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
-        self.emit({"event": "ready", "defined": self.student.defined,
-                   "definition_errors": self.student.definition_errors,
+        for kind, student in self.router.students.items():
+            self.budget.start_cell()
+            try:
+                if student.proc is None:
+                    student.ensure()
+                else:
+                    student.wait_ready()
+            except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
+                ready_error = ready_error or _first_line(exc) or type(exc).__name__
+                student.stop()
+        defined = self.router.students["visible"].defined
+        for name in defined:
+            self.ns[name] = StudentFunction(self.router, name, self.ns, base_env)
+        self.emit({"event": "ready", "defined": defined,
+                   "definition_errors": self.router.students["visible"].definition_errors,
                    "setup_error": "" if setup_state == "ok" else setup_error, "student_error": ready_error})
         for index, test in enumerate(job["tests"]):
             if index < job.get("start_at", 0):
                 continue
             self.emit({"event": "start", "index": index})
+            self.use("hidden" if test["hidden"] else "visible")
             self.budget.start_cell()
             t0 = time.monotonic()
             if self.budget.left() <= 0:
@@ -145,30 +185,34 @@ class Checker:
             else:
                 state, ename, evalue, output = self._run(test["grade_id"], test["source"])
             events = list(self.student.events)
-            if count_files(self.workdir, self.limits.work_files) > self.limits.work_files:
+            if count_files(self.student.workdir, self.limits.work_files) > self.limits.work_files:
                 self.student.stop("file limit reached")
                 events.append("file limit reached")
             self.emit({"event": "test", "index": index, "state": state, "ename": ename, "evalue": evalue,
                        "seconds": round(time.monotonic() - t0, 3), "output": output, "student": events})
         for k, variant in enumerate(job.get("variants") or []):
             self.emit({"event": "variant", "index": k, **self._variant(variant)})
-        log = list(self.student.log)
-        self.student.stop()
+        log = [line for student in self.router.students.values() for line in student.log]
+        for student in self.router.students.values():
+            student.stop()
         self.emit({"event": "done", "log": log[-50:]})
 
-
     def _variant(self, variant: dict) -> dict:
-        """Swap definitions in (an author's mutant or alternative), run the given tests, swap back."""
+        """Swap definitions in (an author's mutant or alternative), run the given tests, swap back.
+        Authoring only: one process (the visible one) answers every test."""
+        self.use("visible")
+        self.router.students["hidden"].stop()
         self.budget.start_cell()
         original = self.student.init_message
         failed, errors = [], []
         try:
             errors = self.student.define(variant["cells"])
             for name in variant.get("names", []):
-                self.ns.setdefault(name, StudentFunction(self.student, name, self.ns, dict(os.environ)))
+                self.ns.setdefault(name, StudentFunction(self.router, name, self.ns, dict(os.environ)))
             for index in variant["tests"]:
                 self.budget.start_cell()
                 test = self.job["tests"][index]
+                self.use("visible")
                 state = self._run(test["grade_id"], test["source"])[0]
                 if state != "ok":
                     failed.append(test["grade_id"])

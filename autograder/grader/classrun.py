@@ -46,8 +46,9 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
         out = {}
         for n in names:
             committed = root / RELEASE_DIR / n / f"{n}.ipynb"
-            out[n] = Lesson(n, nbformat.writes(nbformat.read(str(course / SOURCE_DIR / n / f"{n}.ipynb"), as_version=4)),
-                            nbformat.writes(nbformat.read(str(course / RELEASE_DIR / n / f"{n}.ipynb"), as_version=4)),
+            def text(folder):
+                return nbformat.writes(nbformat.read(str(course / folder / n / f"{n}.ipynb"), as_version=4))
+            out[n] = Lesson(n, text(SOURCE_DIR), text(RELEASE_DIR),
                             committed.read_text() if committed.exists() else "")
         return out
 

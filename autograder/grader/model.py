@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 @dataclass
 class TestRecord:
     """What the checker reported for one test cell."""
+    __test__ = False  # not a pytest test class
     grade_id: str
     state: str = "skipped"       # ok | error | timeout | died | skipped
     ename: str = ""
@@ -18,6 +19,7 @@ class TestRecord:
 
 @dataclass
 class TestResult:
+    __test__ = False  # not a pytest test class
     grade_id: str
     score: float
     max_score: float

@@ -27,7 +27,8 @@ def feedback_html(r: Result) -> str:
         f"<td><code>{e(t.error)}</code></td></tr>" for t in r.tests)
     notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
+td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
 .pass{{background:#e8f5e9}}.fail{{background:#ffebee}}small{{color:#555}}</style></head><body>
 <h1>{e(r.notebook)}</h1><p>Student: <b>{e(r.student)}</b>. Score: <b>{r.score:g} / {r.max_score:g}</b>.
 Status: <b>{e(r.status)}</b>{(' (' + e(r.detail) + ')') if r.detail else ''}.</p>

@@ -20,6 +20,7 @@ from .submissions import printable, tampering
 
 @dataclass
 class TestStep:
+    __test__ = False  # not a pytest test class
     grade_id: str
     points: float
     hidden: bool
@@ -63,7 +64,7 @@ def docstring(source: str) -> str:
     return doc.splitlines()[0] if doc else ""
 
 
-def test_steps(source_nb) -> list[TestStep]:
+def graded_steps(source_nb) -> list[TestStep]:
     return [TestStep(cell_grade_id(c), points(c), is_hidden(c.source), docstring(c.source), c.source)
             for c in source_nb.cells if c.cell_type == "code" and is_test(c)]
 
@@ -114,7 +115,7 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                   and not cell_grade_id(c).startswith("answer_") and not is_test(c)]
     protected = Protected(instructor)
     student_sources = list(answers.values()) + [s for gid, v in extras.items() if gid != "_after_last" for s in v]
-    plan = Plan(setup="", student_cells=[], checker_cells=[], tests=test_steps(source_nb),
+    plan = Plan(setup="", student_cells=[], checker_cells=[], tests=graded_steps(source_nb),
                 contract=contract_names(source_nb), edits=edits,
                 attacks=static_attacks(student_sources, protected))
 

@@ -29,6 +29,13 @@ from . import wire
 from .sandbox import Launch
 
 
+# The attributes a student's code may read on an object the checker lent it: a method the lesson's
+# contract calls on results (jax.block_until_ready calls x.block_until_ready()). Anything else
+# (frames, code objects, __globals__, a jitted function's .trace) would let the student's code
+# walk the checker's objects, so it is refused.
+LENT_METHODS = frozenset({"block_until_ready"})
+
+
 class StudentTimeout(BaseException):
     """The student's code ran past the cell's (or the notebook's) time."""
 
@@ -77,9 +84,9 @@ class Student:
     def start(self) -> None:
         """Start the process and send it its definitions (does not wait for them)."""
         self.launch = self.launch_factory()
-        self.proc = subprocess.Popen(self.launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(self.launch.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=self.launch.env, close_fds=True,
-                                     preexec_fn=self.launch.preexec, cwd=self.launch.env["HOME"])
+                                     cwd=self.launch.env["HOME"])
         self.starts += 1
         threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
         self._send(self.init_message)
@@ -90,6 +97,7 @@ class Student:
 
     def wait_ready(self) -> None:
         reply = self._receive()
+        self.freeze(True)
         if reply.get("op") != "ready":
             raise StudentDied("the student's process did not start")
         defined = reply.get("defined")
@@ -144,8 +152,10 @@ class Student:
         """More definitions in the live process, kept for its restarts too; errors as lists."""
         self.init_message = {**self.init_message, "cells": self.init_message["cells"] + cells}
         self.ensure()
+        self.freeze(False)
         self._send({"op": "define", "cells": cells})
         reply = self._receive()
+        self.freeze(True)
         errors = reply.get("errors") if reply.get("op") == "defined" else None
         return errors if isinstance(errors, list) else []
 
@@ -199,6 +209,17 @@ class Student:
     def _unlent(self, obj):
         return {"$": "lent", "id": obj.handle} if type(obj) is StudentObject and obj.student is self else None
 
+    def freeze(self, frozen: bool) -> None:
+        """Between calls (and while a callback runs checker code) the student's processes are
+        stopped: the checker's own file writes in the shared folders cannot be raced."""
+        if self.launch is not None and self.launch.cgroup is not None:
+            self.launch.cgroup.freeze(frozen)
+        elif self.proc is not None and self.launch is not None and not self.launch.namespaced:
+            try:
+                os.killpg(self.proc.pid, 19 if frozen else 18)
+            except OSError:
+                pass
+
     def call(self, name: str | int, args: tuple, kwargs: dict, ctx: dict):
         """Call the student's function ``name`` (or, given an int, an object its process lent)."""
         self.ensure()
@@ -212,12 +233,14 @@ class Student:
             message = {"op": "call", **target, "args": encode(list(args)), "kwargs": encode(dict(kwargs)),
                        "ctx": {**ctx, "bind": {k: encode(v) for k, v in ctx.get("bind", {}).items()}},
                        "mutable": mutable}
+            self.freeze(False)
             self._send(message)
             reply = self._serve(encode, decode)
         finally:
             self.depth -= 1
             if self.depth == 0:
                 self.handles.clear()
+            self.freeze(True)  # back in the checker's code, at any depth
         return reply
 
     def _serve(self, encode, decode):
@@ -241,6 +264,7 @@ class Student:
             raise StudentDied("unexpected message")
 
     def _answer_callback(self, message: dict, encode, decode) -> None:
+        self.freeze(True)  # the checker's code runs: nothing of the student's does meanwhile
         try:
             target = self._lent(message.get("id"))
             attr = message.get("attr")
@@ -250,8 +274,8 @@ class Student:
                 if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
                     raise TypeError("bad callback arguments")
                 result = target(*args, **kwargs)
-            else:
-                if type(attr) is not str or attr.startswith("_"):
+            else:  # only the methods a lent result is lent for: never a walk through its attributes
+                if attr not in LENT_METHODS or not callable(getattr(type(target), attr, None)):
                     raise AttributeError(str(attr)[:50])
                 result = getattr(target, attr)
             reply = {"op": "result", "value": encode(result)}
@@ -259,6 +283,7 @@ class Student:
             raise
         except Exception as exc:  # noqa: BLE001  the student sees the type and message only
             reply = {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500]}
+        self.freeze(False)
         self._send(reply)
 
 
@@ -306,10 +331,11 @@ class StudentObject:
 
 
 class StudentFunction:
-    """Stands, in the checker's namespace, for the student's function of the same name."""
+    """Stands, in the checker's namespace, for the student's function of the same name; ``router``
+    says which student process answers (its ``student``)."""
 
-    def __init__(self, student: Student, name: str, namespace: dict, base_env: dict):
-        self.student, self.name, self.namespace, self.base_env = student, name, namespace, base_env
+    def __init__(self, router, name: str, namespace: dict, base_env: dict):
+        self.router, self.name, self.namespace, self.base_env = router, name, namespace, base_env
         self.__name__ = self.__qualname__ = name
         self.__doc__ = f"the student's {name}, called in their sandboxed process"
 
@@ -320,7 +346,7 @@ class StudentFunction:
         env = {k: v for k, v in os.environ.items() if self.base_env.get(k) != v}
         env.update({k: None for k in self.base_env if k not in os.environ})
         bind = {}
-        for other in self.student.contract:
+        for other in self.router.student.contract:
             current = self.namespace.get(other)
             if other != self.name and current is not None and not (
                     isinstance(current, StudentFunction) and current.name == other):
@@ -328,7 +354,7 @@ class StudentFunction:
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
     def __call__(self, *args, **kwargs):
-        value, after = self.student.call(self.name, args, kwargs, self._context())
+        value, after = self.router.student.call(self.name, args, kwargs, self._context())
         for i, new in after:  # what the student's function did to its (mutable) arguments
             old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
             if type(old) is list and type(new) is list:

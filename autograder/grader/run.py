@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 
 from .model import Result, TestRecord, TestResult
-from .plan import Plan, build_plan, test_steps
+from .plan import Plan, build_plan, graded_steps
 from .settings import Settings
 from .submissions import parse_notebook, printable
 from .verdict import decide
@@ -44,7 +44,7 @@ class Lesson:
         return read(self.source), read(self.release), read(self.committed) if self.committed else None
 
     def max_score(self) -> float:
-        return float(sum(s.points for s in test_steps(nbformat.reads(self.source, as_version=4))))
+        return float(sum(s.points for s in graded_steps(nbformat.reads(self.source, as_version=4))))
 
 
 def _events(proc: subprocess.Popen, deadline_of):
@@ -80,6 +80,7 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
     variants = variants or []
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     start_at, checker_starts = 0, 0
+    running: list[subprocess.Popen] = []
     job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
     os.chmod(job_dir, 0o755)
     try:
@@ -87,25 +88,29 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
                 and checker_starts <= settings.max_restarts + len(variants):
             if time.monotonic() >= notebook_deadline - 1:
                 break
-            workdir = job_dir / "work"
-            workdir.mkdir(exist_ok=True)
-            job = {"settings": dataclasses.asdict(settings), "job_dir": str(job_dir), "workdir": str(workdir),
+            home = job_dir / "checker"
+            workdirs = {kind: job_dir / kind / "work" for kind in ("visible", "hidden")}
+            for folder in (home, *workdirs.values()):
+                (folder / "tmp").mkdir(parents=True, exist_ok=True)
+            job = {"settings": dataclasses.asdict(settings), "job_dir": str(job_dir), "checker_home": str(home),
+                   "workdirs": {k: str(v) for k, v in workdirs.items()},
                    "repository": str(repository), "setup": plan.setup, "setup_label": "setup",
                    "student_cells": [list(c) for c in plan.student_cells],
                    "checker_cells": [list(c) for c in plan.checker_cells],
-                   "tests": [{"grade_id": t.grade_id, "source": t.source} for t in plan.tests],
+                   "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in plan.tests],
                    "contract": plan.contract, "start_at": start_at,
                    "variants": [{k: v for k, v in var.items() if k != "result"} for var in variants
                                 if "result" not in var],
                    "notebook_seconds": notebook_deadline - time.monotonic()}
-            env = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
-            env.update(HOME=str(workdir), TMPDIR=str(workdir / "tmp"), MPLBACKEND="agg",
-                       MPLCONFIGDIR=str(workdir / ".matplotlib"), COURSE_EMULATE=settings.emulation,
-                       PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-            (workdir / "tmp").mkdir(exist_ok=True)
-            proc = subprocess.Popen([sys.executable, "-m", "autograder.grader.checker"], stdin=subprocess.PIPE,
+            # The checker's own home, configuration and working folder: none of them a student's.
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER"))}
+            env.update(HOME=str(home), TMPDIR=str(home / "tmp"), MPLBACKEND="agg", MPLCONFIGDIR=str(home / ".mpl"),
+                       COURSE_EMULATE=settings.emulation)
+            package_root = str(Path(__file__).resolve().parents[2])
+            proc = subprocess.Popen([sys.executable, "-I", "-c", CHECKER_MAIN, package_root], stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=open(job_dir / "checker.log", "ab"),
-                                    env=env, cwd=str(workdir), start_new_session=True)
+                                    env=env, cwd=str(home), preexec_fn=lambda: _checker_limits(settings))
+            running.append(proc)
             checker_starts += 1
             proc.stdin.write(json.dumps(job).encode())
             proc.stdin.close()
@@ -123,11 +128,16 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
                     if checker_starts == 1:
                         notes += _ready_notes(event, plan)
                 elif kind == "start":
-                    current = int(event["index"])
+                    if not isinstance(event.get("index"), int) or not start_at <= event["index"] < len(records):
+                        continue
+                    current = event["index"]
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
                 elif kind == "test":
-                    i = int(event["index"])
-                    records[i] = TestRecord(plan.tests[i].grade_id, str(event.get("state")), str(event.get("ename", "")),
+                    i = event.get("index")
+                    if i != current or records[i].state != "skipped":
+                        continue  # only the test that was started, once
+                    records[i] = TestRecord(plan.tests[i].grade_id, str(event.get("state")),
+                                            str(event.get("ename", "")),
                                             str(event.get("evalue", "")), float(event.get("seconds", 0)),
                                             str(event.get("output", "")), [str(e) for e in event.get("student", [])])
                     start_at, current = i + 1, None
@@ -137,11 +147,7 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
                 elif kind == "done":
                     finished = True
-            try:
-                os.killpg(proc.pid, 9)
-            except OSError:
-                pass
-            proc.wait()
+            _kill(proc)
             if finished:
                 break
             i = current if current is not None else start_at
@@ -159,8 +165,43 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
             if r.state == "skipped":
                 r.state, r.student = "timeout", ["the notebook's time was used up"]
     finally:
+        for proc in running:  # interrupted (Ctrl-C) or done: no checker outlives its notebook
+            _kill(proc)
         shutil.rmtree(job_dir, ignore_errors=True)
     return records, notes
+
+
+CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
+
+
+def _checker_limits(settings: Settings) -> None:
+    """In the checker, before exec: an address-space cap (twice the student's: it holds the
+    references and decodes what comes back), then ``_die_with_parent``."""
+    import resource
+    cap = 2 * settings.limits.memory_bytes
+    if cap:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """In the checker, before exec: its own process group, and SIGKILL when its worker dies (the
+    student's process dies with the checker: bwrap --die-with-parent)."""
+    os.setpgrp()
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, 9)
+    except OSError:
+        pass
+    proc.wait()
 
 
 def _ready_notes(event: dict, plan: Plan) -> list[str]:
@@ -183,7 +224,7 @@ def grade_notebook(student: str, lesson: Lesson, submission: bytes, settings: Se
     """Grade one submission (in a worker process): plain data in, a Result out."""
     t0 = time.perf_counter()
     source_nb, release_nb, committed_nb = lesson.notebooks()
-    steps = test_steps(source_nb)
+    steps = graded_steps(source_nb)
     result = Result(student, lesson.name, max_score=float(sum(s.points for s in steps)), digest=digest)
     try:
         submitted = parse_notebook(submission)

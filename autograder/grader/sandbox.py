@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -101,6 +100,34 @@ class Cgroup:
     def join(self) -> None:  # in the child, before exec
         (self.path / "cgroup.procs").write_text(str(os.getpid()))
 
+    def pids(self) -> list[int]:
+        try:
+            return [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def freeze(self, frozen: bool) -> None:
+        """Stop (or continue) every process of the student's: between calls nothing of theirs runs,
+        so nothing can swap a folder the checker is writing into for a symlink."""
+        if (self.path / "cgroup.freeze").exists():  # cgroup v2: atomic
+            try:
+                (self.path / "cgroup.freeze").write_text("1" if frozen else "0")
+                return
+            except OSError:
+                pass
+        signal = 19 if frozen else 18  # SIGSTOP / SIGCONT, until no new process appears
+        done: set[int] = set()
+        for _ in range(100):
+            todo = [p for p in self.pids() if p not in done]
+            if not todo:
+                return
+            for pid in todo:
+                try:
+                    os.kill(pid, signal)
+                except OSError:
+                    pass
+                done.add(pid)
+
     def limit_hit(self) -> bool:
         try:
             for line in (self.path / "pids.events").read_text().splitlines():
@@ -113,11 +140,9 @@ class Cgroup:
 
     def remove(self) -> None:
         for _ in range(50):
-            try:
-                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-            except OSError:
+            if not (self.path / "cgroup.procs").exists():
                 return
-            for pid in pids:
+            for pid in self.pids():
                 try:
                     os.kill(pid, 9)
                 except OSError:
@@ -166,9 +191,30 @@ def new_cgroup(limits: Limits) -> Cgroup | None:
     return Cgroup(path)
 
 
+# The first program of every student process: a fresh interpreter (no threads yet, so no fork
+# hazard) that sets the caps, joins the cgroup, asks for SIGKILL when the checker dies, and execs
+# bwrap (or, without it, the student's Python in a session of its own).
+LAUNCHER = """
+import ctypes, json, os, resource, sys
+spec = json.loads(sys.argv[1])
+for name, value in spec["rlimits"].items():
+    resource.setrlimit(getattr(resource, name), (value, value) if name != "RLIMIT_NPROC" else
+                       (value, resource.getrlimit(resource.RLIMIT_NPROC)[1]))
+if spec["cgroup"]:
+    with open(os.path.join(spec["cgroup"], "cgroup.procs"), "w") as f:
+        f.write(str(os.getpid()))
+if spec["setsid"]:
+    os.setsid()
+ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG: SIGKILL when the checker dies
+if os.getppid() != spec["parent"]:
+    sys.exit(0)  # the checker died before prctl took hold
+os.execv(sys.argv[2], sys.argv[2:])
+"""
+
+
 @dataclass
 class Launch:
-    """How to start one student process."""
+    """How to start one student process: ``command()`` is what the checker runs."""
     argv: list[str]
     env: dict
     cgroup: Cgroup | None
@@ -176,21 +222,17 @@ class Launch:
     namespaced: bool
     notes: list[str] = field(default_factory=list)
 
-    def preexec(self) -> None:  # runs in the child between fork and exec
+    def command(self) -> list[str]:
         lim = self.limits
+        rlimits = {"RLIMIT_CORE": 0, "RLIMIT_FSIZE": lim.file_bytes, "RLIMIT_NOFILE": lim.open_files}
         if lim.memory_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (lim.memory_bytes, lim.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_bytes, lim.file_bytes))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (lim.open_files, lim.open_files))
+            rlimits["RLIMIT_AS"] = lim.memory_bytes
         if os.getuid() != 0:  # root is exempt from RLIMIT_NPROC: the cgroup caps it there
-            soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-            cap = lim.processes if hard == resource.RLIM_INFINITY else min(hard, lim.processes)
-            resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
-        if self.cgroup is not None:
-            self.cgroup.join()
-        if not self.namespaced:
-            os.setsid()
+            rlimits["RLIMIT_NPROC"] = lim.processes
+        spec = {"rlimits": rlimits, "cgroup": str(self.cgroup.path) if self.cgroup else "",
+                "setsid": not self.namespaced, "parent": os.getpid()}
+        import json
+        return [sys.executable, "-I", "-c", LAUNCHER, json.dumps(spec), *self.argv]
 
 
 def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emulation: str) -> Launch:

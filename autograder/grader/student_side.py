@@ -89,7 +89,11 @@ OWN: list = []  # objects of this process lent to the checker (a jitted function
 
 
 def _lend(value) -> dict:
-    OWN.append(value)
+    if not callable(value) or isinstance(value, type):
+        t = type(value)
+        raise wire.WireError(f"a value of type {t.__module__}.{t.__qualname__} cannot be returned: return "
+                             "numbers, strings, lists, tuples, dicts, NumPy/JAX arrays or dtypes")
+    OWN.append(value)  # a function handed to a callable the checker lent: it stays here
     return {"$": "lent", "id": len(OWN) - 1}
 
 

@@ -77,7 +77,7 @@ def parse_notebook(raw: bytes):
     return nb
 
 
-def test_cells(nb) -> dict:
+def graded_cells(nb) -> dict:
     return {cell_grade_id(c): c for c in nb.cells
             if isinstance(c, dict) and c.get("metadata", {}).get("nbgrader", {}).get("grade")}
 
@@ -86,10 +86,10 @@ def tampering(submitted, released, *older) -> list[str]:
     """Test cells deleted or edited in a submission, compared with the student release (a cell
     equal to its version in any of the ``older`` releases, such as the committed notebooks/ while
     an instructor's fix is not yet released, counts as untouched)."""
-    mine, theirs = test_cells(submitted), test_cells(released)
+    mine, theirs = graded_cells(submitted), graded_cells(released)
     accepted = {gid: {cell.source.strip()} for gid, cell in theirs.items()}
     for nb in older:
-        for gid, cell in test_cells(nb).items():
+        for gid, cell in graded_cells(nb).items():
             accepted.setdefault(gid, set()).add(cell.source.strip())
     problems = [f"deleted {gid}" for gid in theirs if gid not in mine]
     problems += [f"edited {gid}" for gid in theirs

@@ -1,6 +1,6 @@
 """From the checker's records to points and a status: the two decisions, each in one function.
 
-``test_points`` answers "how does a test cell become points"; ``status`` answers "which status
+``points_of`` answers "how does a test cell become points"; ``status`` answers "which status
 wins". Both are pure: records in, plain values out.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
     return f"{record.ename}: {record.evalue}" if record.evalue else record.ename
 
 
-def test_points(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
+def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
     passed = record.state == "ok"
@@ -50,17 +50,18 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
         return "tampered", detail + ("; also " + ", ".join(edits) if edits else "")
     if edits:
         return "tampered", ", ".join(edits) + " (originals restored and graded)"
+    also = ("; " + ", ".join(limits)) if limits else ""
     if died:
         why = ", ".join(limits) if limits else "the student's process died"
         return "error", f"{why} in " + ", ".join(died[:3]) + " (the other tests were graded)"
     if timed_out:
-        return "timeout", "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)"
-    return "ok", ""
+        return "timeout", "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)" + also
+    return "ok", also.lstrip("; ")
 
 
 def decide(result: Result, steps: list[TestStep], records: list[TestRecord], attacks: list[str],
            edits: list[str], cell_timeout: float) -> Result:
-    result.tests = [test_points(s, r, cell_timeout) for s, r in zip(steps, records)]
+    result.tests = [points_of(s, r, cell_timeout) for s, r in zip(steps, records)]
     result.status, result.detail = status(attacks, edits, records)
     if attacks:
         for t in result.tests:

@@ -33,8 +33,9 @@ import struct
 
 import numpy as np
 
-MAX_FRAME = 64 * 2**20  # bytes of JSON in one message
+MAX_FRAME = 16 * 2**20  # bytes of JSON in one message (about 200 MB of Python objects at worst)
 MAX_DEPTH = 64
+MAX_ITEMS = 1_000_000    # values in one decoded message: a frame of [[],[],...] cannot fill memory
 _HEADER = struct.Struct(">Q")
 
 
@@ -142,10 +143,14 @@ class Decoder:
 
     def __init__(self, handles: dict | None = None, jax_arrays: bool = True):
         self.handles, self.jax_arrays = handles or {}, jax_arrays
+        self.items = 0
 
     def __call__(self, value, depth: int = 0):
         if depth > MAX_DEPTH:
             raise WireError("data nested too deeply")
+        self.items = self.items + 1 if depth else 1
+        if self.items > MAX_ITEMS:
+            raise WireError(f"more than {MAX_ITEMS} values in one message")
         t = type(value)
         if value is None or t in (bool, int, float, str):
             return value
@@ -175,7 +180,7 @@ class Decoder:
         if tag == "nd":
             dt = dtype_of(_str(value.get("dtype")))
             shape = tuple(_int(n) for n in _list(value.get("shape")))
-            raw = base64.b64decode(_str(value.get("b64")), validate=True)
+            raw = _b64(value.get("b64"))
             count = math.prod(shape)
             if any(n < 0 for n in shape) or len(raw) != count * dt.itemsize:
                 raise WireError("array data does not match its shape")
@@ -186,7 +191,7 @@ class Decoder:
             return arr
         if tag == "scalar":
             dt = dtype_of(_str(value.get("dtype")))
-            raw = base64.b64decode(_str(value.get("b64")), validate=True)
+            raw = _b64(value.get("b64"))
             if len(raw) != dt.itemsize:
                 raise WireError("bad scalar")
             return np.frombuffer(raw, dtype=dt)[0]
@@ -207,6 +212,13 @@ class Decoder:
                 raise WireError(f"no {tag} accepted here")
             return self.handles[tag](_int(value.get("id")))
         raise WireError(f"unknown tag {tag!r}")
+
+
+def _b64(v) -> bytes:
+    try:
+        return base64.b64decode(_str(v), validate=True)
+    except (ValueError, TypeError):  # binascii.Error is a ValueError
+        raise WireError("bad base64") from None
 
 
 def _list(v):
@@ -248,7 +260,7 @@ def write_frame(fd: int, message: dict) -> None:
 def parse(body: bytes) -> dict:
     try:
         message = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise WireError(f"malformed message: {type(exc).__name__}") from None
     if type(message) is not dict:
         raise WireError("a message is a JSON object")

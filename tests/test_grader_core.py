@@ -1,0 +1,395 @@
+"""The grader's pure core, table-driven and fast (no kernels, no processes): `make test-fast`.
+
+wire (what may cross between the student's process and the checker), studentcode (what of a
+cell runs), plan (what runs where), verdict (points and status), outputs (what people read),
+submissions (what is found and refused), settings (one source for every default)."""
+import json
+import math
+import os
+from pathlib import Path
+
+import ml_dtypes
+import nbformat
+import numpy as np
+import pytest
+
+from autograder.grader import wire
+from autograder.grader.model import Result, TestRecord, TestResult
+from autograder.grader.outputs import feedback_html, write_outputs
+from autograder.grader.plan import build_plan, contract_names, docstring
+from autograder.grader.remote import StudentRaised, rebuilt_exception
+from autograder.grader.settings import Limits, Settings
+from autograder.grader.studentcode import Protected, definitions_only, parse_error, static_attacks
+from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
+from autograder.grader.verdict import PRECEDENCE, decide, status, points_of
+from autograder.grader.plan import TestStep
+
+
+def roundtrip(value, **decoder):
+    frame = wire.dumps({"v": wire.Encoder()(value)})
+    n = wire.frame_length(frame[:wire.HEADER_SIZE])
+    return wire.Decoder(**decoder)(wire.parse(frame[wire.HEADER_SIZE:wire.HEADER_SIZE + n])["v"])
+
+
+# ------------------------------------------------------------------------------------------ wire
+PLAIN = [None, True, False, 0, -7, 2**80, 1.5, -0.0, "text \x1b[31m", [1, [2.5, "x"]], (1, (2,)),
+         {"a": 1, 2: (3, 4), (5, 6): None}, [], (), {}]
+
+
+@pytest.mark.parametrize("value", PLAIN, ids=repr)
+def test_plain_values_cross_unchanged_with_their_types(value):
+    got = roundtrip(value)
+    assert got == value and type(got) is type(value)
+    if isinstance(value, float):
+        assert math.copysign(1, got) == math.copysign(1, value)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_floats_cross(value):
+    got = roundtrip(value)
+    assert type(got) is float and (math.isnan(got) if math.isnan(value) else got == value)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
+                                   "complex64", "bfloat16", "float8_e4m3fn", "float8_e5m2"])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (0, 4)])
+def test_arrays_cross_with_dtype_shape_and_bits(dtype, shape):
+    dt = wire.dtype_of(dtype)
+    x = (np.arange(math.prod(shape)) % 5 - 2).astype(np.float32).reshape(shape).astype(dt)
+    got = roundtrip(x)
+    assert type(got) is np.ndarray and got.dtype == dt and got.shape == shape
+    assert got.tobytes() == x.tobytes()
+
+
+def test_jax_arrays_stay_jax_arrays_and_numpy_scalars_stay_scalars():
+    import jax
+    import jax.numpy as jnp
+    got = roundtrip(jnp.arange(4, dtype=jnp.bfloat16))
+    assert isinstance(got, jax.Array) and got.dtype == jnp.bfloat16
+    assert type(roundtrip(jnp.arange(3), jax_arrays=False)) is np.ndarray
+    for s in (np.float32(1.5), np.int8(-3), ml_dtypes.bfloat16(2.0), np.float64(0.1)):
+        got = roundtrip(s)
+        assert type(got) is type(s) and got == s
+
+
+@pytest.mark.parametrize("value,expected", [
+    (np.dtype("float16"), np.dtype("float16")), (np.float16, np.float16),
+    (ml_dtypes.bfloat16, ml_dtypes.bfloat16), (np.dtype(ml_dtypes.float8_e4m3fn), np.dtype(ml_dtypes.float8_e4m3fn))])
+def test_dtypes_cross_in_the_form_given(value, expected):
+    assert roundtrip(value) is expected or roundtrip(value) == expected
+
+
+def test_jnp_scalar_types_and_paths_cross():
+    import jax.numpy as jnp
+    assert roundtrip(jnp.bfloat16) is jnp.bfloat16
+    assert roundtrip(Path("/tmp/x")) == Path("/tmp/x") and isinstance(roundtrip(Path("a")), Path)
+
+
+class EvilFloat(float):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = float.__hash__
+
+
+class EvilList(list):
+    pass
+
+
+class EvilDict(dict):
+    pass
+
+
+@pytest.mark.parametrize("value", [EvilFloat(1.0), EvilList([1]), EvilDict(a=1), np.array([object()]),
+                                   np.array(["a"]), lambda: 0, object(), {1, 2}, b"bytes",
+                                   [EvilFloat(2.0)], {"k": EvilFloat(3.0)}],
+                         ids=lambda v: type(v).__name__)
+def test_anything_but_plain_data_is_refused(value):
+    with pytest.raises(wire.WireError):
+        wire.Encoder()(value)
+
+
+@pytest.mark.parametrize("payload", [
+    {"$": "nd", "dtype": "object", "shape": [1], "b64": "AAAA"},
+    {"$": "nd", "dtype": "float32", "shape": [2], "b64": "AAAA"},          # 4 bytes for 8
+    {"$": "nd", "dtype": "float32", "shape": [-1], "b64": ""},
+    {"$": "nd", "dtype": "float32", "shape": [1], "b64": "!!!!"},
+    {"$": "float", "v": "1e999"}, {"$": "tuple", "v": "abc"}, {"$": "dict", "v": [[[1], 2]]},
+    {"$": "handle", "id": 1}, {"$": "lent", "id": 1}, {"$": "exec", "v": "os.system('x')"},
+    {"no tag": 1}, {"$": "scalar", "dtype": "float32", "b64": "AA=="},
+    {"$": "dtype", "name": "object", "form": "dtype"}, {"$": "path", "v": 5}])
+def test_malformed_or_unknown_data_is_refused(payload):
+    with pytest.raises(wire.WireError):
+        wire.Decoder()(payload)
+
+
+def test_deep_nesting_and_oversized_frames_are_refused_before_reading():
+    deep = []
+    for _ in range(wire.MAX_DEPTH + 5):
+        deep = [deep]
+    with pytest.raises(wire.WireError):
+        wire.Encoder()(deep)
+    with pytest.raises(wire.WireError):
+        wire.Decoder()(json.loads(json.dumps(deep)))
+    with pytest.raises(wire.WireError):
+        wire.frame_length((wire.MAX_FRAME + 1).to_bytes(8, "big"))
+    with pytest.raises(wire.WireError):
+        wire.parse(b"\xff\xfe not json")
+    with pytest.raises(wire.WireError):
+        wire.parse(b"[1, 2]")
+
+
+def test_handles_decode_only_through_their_owner():
+    lent = {3: "the checker's object"}
+    decoder = wire.Decoder(handles={"handle": lent.__getitem__})
+    assert decoder({"$": "handle", "id": 3}) == "the checker's object"
+    with pytest.raises(wire.WireError):
+        decoder({"$": "lent", "id": 3})
+
+
+def test_rebuilt_exceptions_are_the_checkers_own():
+    assert type(rebuilt_exception({"type": "FileNotFoundError", "message": "/x"})) is FileNotFoundError
+    assert type(rebuilt_exception({"type": "AssertionError", "message": "m"})) is AssertionError
+    for name in ("MyError", "KeyboardInterrupt", "SystemExit", "BaseException", "GeneratorExit", "__import__"):
+        exc = rebuilt_exception({"type": name, "message": "m"})
+        assert type(exc) is StudentRaised, name
+
+
+# ------------------------------------------------------------------------------- student code
+DEFINITIONS = [
+    ("def f(x):\n    return x\n", "def f(x):\n    return x", 0),
+    ("import numpy as np\nX = 3\nY = np.float32(2)\n", "import numpy as np\nX = 3\nY = np.float32(2)", 0),
+    ("print('hi')\nf(3)\n", "", 2),
+    ("x = f(1)\n", "", 1),                                              # a call of a student name
+    ("def g(a=h()):\n    pass\n", "", 1),                               # runs h at definition time
+    ("@my_decorator\ndef g():\n    pass\n", "@my_decorator\ndef g():\n    pass", 0),
+    ("@make()\ndef g():\n    pass\n", "", 1),
+    ("class A(Base):\n    x = 1\n    run()\n", "class A(Base):\n    x = 1", 0),
+    ("class A(metaclass=M):\n    pass\n", "class A(metaclass=M):\n    pass", 0),
+    ("for i in range(3):\n    pass\n", "", 1),
+    ("try:\n    import ml_dtypes\nexcept ImportError:\n    pass\n",
+     "try:\n    import ml_dtypes\nexcept ImportError:\n    pass", 0),
+    ("obj.attr = 3\n", "", 1), ("x[0] = 1\n", "", 1), ("_ready = Precision.setup()\n", "_ready = Precision.setup()", 0),
+    ("%timeit f()\n", "", 1),
+]
+
+
+@pytest.mark.parametrize("source,kept,dropped", DEFINITIONS)
+def test_definitions_only(source, kept, dropped):
+    code, n, _ = definitions_only(source)
+    assert (code, n) == (kept, dropped)
+
+
+def test_instructor_cells_keep_no_calls_and_protected_names_are_refused():
+    assert definitions_only("Y = np.float32(2)\nZ = 3\n", calls=False)[:2] == ("Z = 3", 1)
+    protected = Protected(["import numpy as np\ndef exact_matmul(a, b):\n    return a @ b\n"])
+    code, _, refused = definitions_only("def exact_matmul(a, b):\n    return 0\ndef isinstance(*a):\n    return True\n"
+                                        "import numpy as np\nimport os as np2\n", protected)
+    assert set(refused) == {"exact_matmul", "isinstance"}
+    assert code == "import numpy as np\nimport os as np2"
+
+
+ATTACKS = [
+    ("get_ipython().input_transformers_cleanup.append(f)", "uses .input_transformers_cleanup"),
+    ("import builtins\nbuiltins.AssertionError = E", "imports builtins"),
+    ("import sys\nsys.excepthook = f", "assigns sys.excepthook"),
+    ("np.testing.assert_allclose = f", "assigns np.testing.assert_allclose"),
+    ("def f():\n    return sys._getframe(1).f_globals", "uses ._getframe"),
+    ("import ctypes", "imports ctypes"), ("import inspect", "imports inspect"),
+    ("def f():\n    g = globals()", "calls globals()"), ("exec('x')", "calls exec()"),
+    ("x = (lambda: 0).__globals__", "uses .__globals__"), ("import gc", "imports gc"),
+    ("from numpy import testing", "imports numpy.testing"), ("import signal", "imports signal"),
+    ("import subprocess", "imports subprocess"),
+]
+
+
+@pytest.mark.parametrize("source,finding", ATTACKS)
+def test_static_attacks_are_named(source, finding):
+    assert finding in static_attacks([source], Protected([]))
+
+
+@pytest.mark.parametrize("source", ["import numpy as np\ndef f(x):\n    return np.sum(x)",
+                                    "import math\nimport jax.numpy as jnp\nclass P:\n    pass"])
+def test_ordinary_answers_are_not_attacks(source):
+    assert static_attacks([source], Protected(["import numpy as np"])) == []
+
+
+def test_parse_errors_give_the_line():
+    assert parse_error("def f(:\n    pass") == "line 1: invalid syntax"
+    assert parse_error("def f():\n    return 1\n") is None
+
+
+# --------------------------------------------------------------------------------------- plan
+def _cell(source, gid="", **meta):
+    cell = nbformat.v4.new_code_cell(source)
+    if gid:
+        cell.metadata["nbgrader"] = {"grade_id": gid, **meta}
+    return cell
+
+
+def small_lesson():
+    source = nbformat.v4.new_notebook(cells=[
+        _cell("import numpy as np\nN = 3"),
+        _cell("def f(x):\n    '''Add one.'''\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION",
+              "answer_f", solution=True, grade=False),
+        _cell('"""f adds one."""\nassert f(1) == 2', "test_f_visible", grade=True, points=1),
+        _cell('"""Hidden: fresh inputs."""\n### BEGIN HIDDEN TESTS\nassert f(5) == 6\n### END HIDDEN TESTS',
+              "test_f_hidden", grade=True, points=2),
+        _cell("def helper():\n    return f(0)\nresult = helper()\nplot()"),
+    ])
+    release = nbformat.v4.new_notebook(cells=[
+        source.cells[0], _cell("def f(x):\n    '''Add one.'''\n    raise NotImplementedError()", "answer_f",
+                               solution=True, grade=False),
+        source.cells[2], _cell('"""Hidden: fresh inputs."""', "test_f_hidden", grade=True, points=2),
+        source.cells[4]])
+    return source, release
+
+
+def test_plan_runs_definitions_on_the_student_side_and_the_source_tests_in_the_checker():
+    source, release = small_lesson()
+    submitted = nbformat.reads(nbformat.writes(release), as_version=4)
+    submitted.cells[1].source = "def f(x):\n    return x + 1\nprint('top level')"
+    submitted.cells.append(_cell("import os\nos.system('x')"))
+    plan = build_plan(source, release, submitted)
+    assert plan.contract == ["f"] and plan.setup == "import numpy as np\nN = 3"
+    assert [t.grade_id for t in plan.tests] == ["test_f_visible", "test_f_hidden"]
+    assert plan.tests[1].hidden and "assert f(5) == 6" in plan.tests[1].source   # from the source
+    assert [t.points for t in plan.tests] == [1.0, 2.0] and plan.tests[0].doc == "f adds one."
+    student = dict(plan.student_cells)
+    assert "print" not in student["answer_f"] and "def f(x)" in student["answer_f"]
+    assert any("import os" in code for code in student.values())
+    assert all("os.system" not in code for code in student.values())
+    assert all("BEGIN HIDDEN" not in code and "f(5)" not in code for code in student.values())
+    assert any("def helper" in code for _, code in plan.checker_cells)
+    assert all("plot()" not in code and "result" not in code for _, code in plan.checker_cells)
+    assert plan.edits == [] and plan.attacks == ["imports os.system"] or plan.attacks == []
+    assert any("did not run" in n for n in plan.notes)
+
+
+def test_plan_names_edits_missing_answers_and_parse_errors():
+    source, release = small_lesson()
+    submitted = nbformat.reads(nbformat.writes(release), as_version=4)
+    submitted.cells[2].source = "pass"
+    del submitted.cells[3]
+    plan = build_plan(source, release, submitted)
+    assert plan.edits == ["deleted test_f_hidden", "edited test_f_visible"]
+    submitted.cells[1].source = "def f(x:\n    return 1"
+    assert any("does not parse (line 1" in n for n in build_plan(source, release, submitted).notes)
+    del submitted.cells[1]
+    plan = build_plan(source, release, submitted)
+    assert any("answer_f is missing" in n for n in plan.notes)
+    assert any("raise NotImplementedError" in code for _, code in plan.student_cells)
+
+
+def test_contract_and_docstrings():
+    source, _ = small_lesson()
+    assert contract_names(source) == ["f"]
+    assert docstring('"""First line.\n\nMore."""\nx = 1') == "First line."
+    assert docstring('"""Unclosed\n') == "Unclosed"
+
+
+# ------------------------------------------------------------------------------------ verdict
+STEP = TestStep("test_f_hidden", 2.0, True, "Hidden: fresh inputs.", "")
+
+
+@pytest.mark.parametrize("state,points", [("ok", 2.0), ("error", 0.0), ("timeout", 0.0), ("died", 0.0),
+                                          ("skipped", 0.0)])
+def test_a_cell_earns_its_points_only_by_running_to_the_end(state, points):
+    t = points_of(STEP, TestRecord("test_f_hidden", state, "AssertionError", "expected 6 got 5"), 10)
+    assert t.score == points
+    assert "expected 6" not in t.error, "a hidden check's message never reaches the student"
+    assert (t.message == "") == (state == "ok")
+
+
+def test_visible_messages_are_shown():
+    step = TestStep("test_f_visible", 1.0, False, "", "")
+    assert points_of(step, TestRecord("test_f_visible", "error", "AssertionError", "expected 2 got 3"), 10).error \
+        == "AssertionError: expected 2 got 3"
+
+
+@pytest.mark.parametrize("attacks,edits,states,expected", [
+    ([], [], ["ok", "ok"], "ok"),
+    ([], [], ["ok", "timeout"], "timeout"),
+    ([], [], ["died", "timeout"], "error"),
+    ([], ["edited test_f_visible"], ["died"], "tampered"),
+    (["imports ctypes"], [], ["ok"], "tampered"),
+])
+def test_status_precedence(attacks, edits, states, expected):
+    records = [TestRecord(f"t{i}", s) for i, s in enumerate(states)]
+    assert status(attacks, edits, records)[0] == expected
+    assert PRECEDENCE.index(expected) >= 0
+
+
+def test_code_aimed_at_the_grader_zeroes_the_notebook():
+    r = decide(Result("s", "l"), [STEP], [TestRecord("test_f_hidden", "ok")], ["imports ctypes"], [], 10)
+    assert (r.score, r.status) == (0.0, "tampered")
+    r = decide(Result("s", "l"), [STEP], [TestRecord("test_f_hidden", "ok")], [], [], 10)
+    assert (r.score, r.status) == (2.0, "ok")
+
+
+# ------------------------------------------------------------------------------------ outputs
+def test_feedback_escapes_and_hides(tmp_path):
+    r = Result("<script>alert(1)</script>", "01_x", 1, 3, "ok", tests=[
+        TestResult("test_a_hidden", 0, 2, "failed (the hidden test's details are not shown)", True,
+                   "doc <b>", message="AssertionError: expected SECRET")])
+    page = feedback_html(r)
+    assert "<script>" not in page and "&lt;script&gt;" in page and "SECRET" not in page
+    r2 = Result("=HYPERLINK(1)", "01_x", 0, 1, "ok")
+    write_outputs(tmp_path, [r, r2])
+    text = (tmp_path / "grades.csv").read_text()
+    assert "\n=HYPERLINK" not in text and "'=HYPERLINK" in text
+
+
+def test_printable_escapes_terminal_controls():
+    assert printable("a\x1b[2Jb\u202e") == "a\\x1b[2Jb\\u202e"
+    assert len(printable("x" * 1000)) == 300
+
+
+# -------------------------------------------------------------------------------- submissions
+def test_symlinks_are_refused_and_layouts_found(tmp_path):
+    nb = tmp_path / "real.ipynb"
+    nb.write_text("{}")
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    (tmp_path / "subs" / "ann" / "01_x.ipynb").write_text("{}")
+    (tmp_path / "subs" / "bo" / "01_x").mkdir(parents=True)
+    (tmp_path / "subs" / "bo" / "01_x" / "01_x.ipynb").write_text("{}")
+    (tmp_path / "subs" / "cy").mkdir()
+    os.symlink(nb, tmp_path / "subs" / "cy" / "01_x.ipynb")
+    os.symlink(tmp_path / "subs" / "ann", tmp_path / "subs" / "dee")
+    (tmp_path / "subs" / "eve").mkdir()
+    os.symlink(tmp_path / "subs" / "ann", tmp_path / "subs" / "eve" / "01_x")
+    found, unknown, refused = find_submissions(tmp_path / "subs", ["01_x"])
+    assert set(found) == {("ann", "01_x"), ("bo", "01_x")}
+    assert set(refused) == {("cy", "01_x")}
+    assert any("dee" in u and "symlink" in u for u in unknown)
+    assert ("eve", "01_x") not in found
+
+
+@pytest.mark.parametrize("raw", [b"{not json", "\u00e9".encode("latin-1"), b'{"cells": 3, "nbformat": 4}',
+                                 b"x" * (51 * 2**20)])
+def test_unreadable_notebooks_give_a_short_reason(raw):
+    with pytest.raises(ValueError) as err:
+        parse_notebook(raw)
+    assert len(str(err.value)) <= 300
+
+
+def test_tampering_accepts_older_releases():
+    source, release = small_lesson()
+    older = nbformat.reads(nbformat.writes(release), as_version=4)
+    older.cells[2].source = '"""f adds one."""\nassert f(1) == 2  # older wording'
+    assert tampering(older, release) == ["edited test_f_visible"]
+    assert tampering(older, release, older) == []
+
+
+# ----------------------------------------------------------------------------------- settings
+def test_command_line_defaults_are_the_settings_defaults():
+    from autograder.__main__ import _settings, main  # noqa: F401
+    import argparse
+    from autograder.__main__ import _settings_arguments
+    parser = argparse.ArgumentParser()
+    _settings_arguments(parser, jobs=True)
+    s = _settings(parser.parse_args([]))
+    assert s == Settings(seed=None), s
+    assert s.limits == Limits()
+    with pytest.raises(ValueError):
+        Settings(emulation="quantum")
