@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 JOBS ?= 2
 
-.PHONY: run test release check-release lab browser clean compat compat-newest compat-floor
+.PHONY: run test test-fast lint sandbox release check-release lab browser clean compat compat-newest compat-floor
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (set PYTHON=python3.11)")'
@@ -19,9 +19,24 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m autograder run
 
-## make test: the whole test suite (notebooks in parallel)
-test: $(STAMP)
+## make test: the linter, then the whole test suite (notebooks in parallel)
+test: $(STAMP) sandbox lint
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbmake --nbmake-timeout=300 tests solutions
+
+## make test-fast: the grader's pure core and the other tests that start no kernel (seconds)
+test-fast: $(STAMP) lint
+	$(PY) -m pytest -q tests/test_grader_core.py tests/test_project.py
+
+## make lint: ruff, configured in pyproject.toml
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+## make sandbox: bubblewrap, the namespaces every student process is graded in (Debian's package,
+## installed as root where missing, as `make browser` does Chromium; elsewhere the grader says
+## at start-up that it falls back to rlimits and Landlock)
+sandbox:
+	@command -v bwrap >/dev/null || [ "$$(id -u)" != 0 ] || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null)
+	@command -v bwrap >/dev/null || echo "note: bubblewrap (bwrap) is not installed: the sandbox tests will fail; install Debian's bubblewrap"
 
 release: $(STAMP)
 	$(PY) -m autograder release

@@ -393,3 +393,17 @@ def test_command_line_defaults_are_the_settings_defaults():
     assert s.limits == Limits()
     with pytest.raises(ValueError):
         Settings(emulation="quantum")
+
+
+def test_a_frame_built_to_exhaust_the_checker_is_refused(monkeypatch):
+    """Red team: a 65,536-deep JSON list crashed the parser; a frame of a million empty lists would
+    cost the checker gigabytes once decoded (the cap, made small here to keep this test quick)."""
+    with pytest.raises(wire.WireError):
+        wire.parse(b"[" * 65536)
+    monkeypatch.setattr(wire, "MAX_ITEMS", 1000)
+    flat = json.loads(json.dumps([[] for _ in range(wire.MAX_ITEMS + 1)]))
+    with pytest.raises(wire.WireError):
+        wire.Decoder()(flat)
+    decoder = wire.Decoder()
+    for _ in range(3):  # the budget is per message, not per process
+        assert len(decoder([[] for _ in range(wire.MAX_ITEMS // 2)])) == wire.MAX_ITEMS // 2
