@@ -196,7 +196,9 @@ def release(root: Path = ROOT, check: bool = False) -> int:
     (root / "README.md").write_text(readme_with_lessons(root))
     example_class = root / "examples" / "make_class.py"
     if example_class.exists():  # the bundled class is built from the release: keep it in step
-        import contextlib, io, runpy
+        import contextlib
+        import io
+        import runpy
         with contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(str(example_class))["example_class"](root / "examples" / "submissions")
         print("Regenerated the example class built from it: examples/submissions/")

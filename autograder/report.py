@@ -462,7 +462,8 @@ def overview_figure(top: list[CheckStats]) -> str:
     hatches = ["//" if s.hidden else "" for s in top]
     bars = ax.barh(labels, [s.lost_wrong for s in top], color=shades, hatch=hatches, edgecolor="black",
                    linewidth=0.6)
-    ax.bar_label(bars, labels=[f"{s.lost_wrong:g} pts, {len(s.wrong)} student{'s' * (len(s.wrong) != 1)}" for s in top], padding=3,
+    labels = [f"{s.lost_wrong:g} pts, {len(s.wrong)} student{'s' * (len(s.wrong) != 1)}" for s in top]
+    ax.bar_label(bars, labels=labels, padding=3,
                  fontsize=8)
     ax.invert_yaxis()
     ax.tick_params(axis="y", labelsize=8)

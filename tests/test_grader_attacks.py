@@ -34,8 +34,8 @@ FT = 'def format_table():\n    """Attack."""\n'
 BR = 'def bf16_round(x):\n    """Attack."""\n'
 SS = 'def sequential_sum(values, dtype):\n    """Attack."""\n'
 PS = 'def pairwise_sum(values, dtype):\n    """Attack."""\n'
-BLANK = {"format_table": FT + "    raise NotImplementedError()\n", "bf16_round": BR + "    raise NotImplementedError()\n",
-         "sequential_sum": SS + "    raise NotImplementedError()\n", "pairwise_sum": PS + "    raise NotImplementedError()\n"}
+STUB = "    raise NotImplementedError()\n"
+BLANK = {"format_table": FT + STUB, "bf16_round": BR + STUB, "sequential_sum": SS + STUB, "pairwise_sum": PS + STUB}
 
 
 def submission(overrides=None, extra=None, edit=None, base=BLANK):
@@ -87,7 +87,8 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             "    import os, pathlib\n"
             "    d = pathlib.Path(os.environ.get('HOME', '.')) / '.ipython/profile_default/startup'\n"
             "    d.mkdir(parents=True, exist_ok=True)\n"
-            "    (d / '01-x.py').write_text('import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
+            "    (d / '01-x.py').write_text(\n"
+            "        'import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
             "    os.kill(os.getpid(), 9)\n")),
         # issue 17: a forwarding oracle: the references (_ref_*) wherever they might be
         "oracle": submission(everywhere(
@@ -124,7 +125,8 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
             "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
             "        look('proc', path)\n"
-            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r}, {str(ROOT / 'README.md')!r},\n"
+            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r},\n"
+            f"                  {str(ROOT / 'README.md')!r},\n"
             f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
             "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
             "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
@@ -133,7 +135,8 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             "    while f is not None:\n"
             "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
             "        f = f.f_back\n"
-            "    raise RuntimeError('FOUND=' + repr([x for x in found if not (isinstance(x, tuple) and not x[3])]))\n")}),
+            "    found = [x for x in found if not (isinstance(x, tuple) and not x[3])]\n"
+            "    raise RuntimeError('FOUND=' + repr(found))\n")}),
         # issue 18: every way out to the network, to listeners this test holds on 127.0.0.1
         "network": submission({"bf16_round": BR + (
             "    import socket, os\n"
@@ -375,7 +378,8 @@ def test_nothing_hidden_or_secret_reaches_the_student(attacked):
         for t in r.tests:
             if t.hidden and t.score < t.max_score:
                 assert t.error == "failed (the hidden test's details are not shown)" or t.error.startswith("not run") \
-                    or t.error.startswith(("timed out", "the student's process", "process limit", "file limit")), t.error
+                    or t.error.startswith(("timed out", "the student's process", "process limit",
+                                           "file limit")), t.error
 
 
 def test_the_checker_imports_and_reads_nothing_a_student_wrote(attacked):

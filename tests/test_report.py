@@ -236,7 +236,8 @@ def test_generated_class_of_60_numbers_equal_the_csvs(tmp_path):
     wrong = [t for r in results if r["status"] != "tampered" for t in r["tests"] if t["message"]
              and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"]
     counts = [int(c) for c in __import__("re").findall(
-        r"<li><b>(\d+)&times;</b> <span class=msg>", page.split('data-check="test_round_it_hidden"')[1].split("</tr>")[0])]
+        r"<li><b>(\d+)&times;</b> <span class=msg>",
+        page.split('data-check="test_round_it_hidden"')[1].split("</tr>")[0])]
     assert sum(counts) == len(wrong) and len(counts) <= len(MESSAGES)
     # Provenance, every field.
     prov = page.split("id=provenance>")[1].split("</table>")[0]
@@ -332,7 +333,8 @@ def _read_table(path: Path) -> tuple[list[list[str]], bytes]:
      ["04_xprof_profiling", "05_precision_policy"],
      {"in roster, not graded": 2, "graded, not in roster": 0}),
     ("moodle_grades.csv",
-     {"01_number_formats": "Assignment: 01 Number formats (Real)", "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)"},
+     {"01_number_formats": "Assignment: 01 Number formats (Real)",
+      "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)"},
      ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy"],
      {"in roster, not graded": 1, "graded, not in roster": 1}),
 ])
@@ -410,7 +412,7 @@ from test_lab_e2e import browser  # noqa: E402,F401
 
 
 @pytest.mark.parametrize("which", ["example", "class60", "hostile"])
-def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):
+def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):  # noqa: F811 (the fixture)
     if which == "example":
         out = example_out(tmp_path)
     elif which == "class60":
@@ -478,7 +480,8 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
         text = text.encode("unicode_escape").decode("ascii") if any(ord(c) < 32 for c in text) else text
         return "'" + text if text[:1] in "=+-@" else text
 
-    for name, columns in (("grades.csv", ["score", "max_score", "status"]), ("tests.csv", ["grade_id", "score", "max_score"])):
+    for name, columns in (("grades.csv", ["score", "max_score", "status"]),
+                          ("tests.csv", ["grade_id", "score", "max_score"])):
         rows = read_csv(out / name)
         raw = {(safe_csv_cell(r["student"]), r["notebook"]): r["student"] for r in results}
         with open(out / name, "w", newline="") as f:
