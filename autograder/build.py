@@ -20,18 +20,17 @@ BUILD = ROOT / "build"
 
 
 def execute_lesson(lesson: str, timeout: int = 600) -> dict:
-    from nbclient import NotebookClient
     from nbconvert import HTMLExporter
+
+    from .notebooks import execute
 
     nb = nbformat.read(str(ROOT / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
     workdir = BUILD / "run" / lesson
     workdir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(workdir)}})
-    client.execute()
+    nb, crash = execute(nb, workdir, timeout)
     seconds = time.perf_counter() - t0
-    errors, summary, figures = [], [], 0
+    errors, summary, figures = [crash] if crash else [], [], 0
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -28,9 +27,9 @@ import time
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parent.parent
+from .notebooks import ROOT, cell_errors, execute, lessons
+
 CELL_TIMEOUT = 600
 
 PROBE = r'''
@@ -74,32 +73,15 @@ def probe(prelude: str = "", env: dict | None = None) -> dict:
     return result
 
 
-def lesson_names(root: Path = ROOT) -> list[str]:
-    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb") if p.stem == p.parent.name)
-    only = [n for n in os.environ.get("COURSE_LESSONS", "").split(",") if n]
-    return [n for n in names if n in only] if only else names
-
-
 def run_notebook(path: Path, cwd: Path) -> dict:
     """Execute one notebook in a fresh kernel; its errors, the first line it prints, seconds."""
-    nb = nbformat.read(str(path), as_version=4)
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(cwd)}})
     start = time.perf_counter()
-    try:
-        client.execute()
-        crash = None
-    except Exception as exc:  # a dead kernel or a cell past its timeout
-        crash = f"{type(exc).__name__}: {str(exc)[:300]}"
+    nb, crash = execute(nbformat.read(str(path), as_version=4), cwd, CELL_TIMEOUT)
     seconds = time.perf_counter() - start
-    errors, first_line = [], None
-    for index, cell in enumerate(nb.cells):
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "error":
-                errors.append({"cell": index, "grade_id": cell.metadata.get("nbgrader", {}).get("grade_id", ""),
-                               "error": f"{out.get('ename')}: {str(out.get('evalue', ''))[:300]}"})
-            if first_line is None and out.get("output_type") == "stream" and out.get("text", "").strip():
-                first_line = out["text"].strip().splitlines()[0]
+    errors = [{"cell": i, "grade_id": gid, "error": f"{ename}: {evalue[:300]}"}
+              for i, gid, ename, evalue in cell_errors(nb)]
+    first_line = next((o["text"].strip().splitlines()[0] for c in nb.cells for o in c.get("outputs", [])
+                       if o.get("output_type") == "stream" and o.get("text", "").strip()), None)
     if crash:
         errors.append({"cell": None, "grade_id": "", "error": crash})
     return {"ok": not errors, "seconds": round(seconds, 1), "errors": errors, "first_line": first_line}
@@ -107,13 +89,12 @@ def run_notebook(path: Path, cwd: Path) -> dict:
 
 def device_only_mutants(lesson: str, backend: str, cwd: Path) -> list[dict]:
     """Run the wrong answers marked ``"only_under"`` with the machine's own arithmetic."""
-    from .lessoncheck import load_mutants, run_mutants
+    from .lessoncheck import grade_variants, load_mutants
 
     mutants = [m for m in load_mutants(lesson) if m.get("only_under")]
     if not mutants:
         return []
-    nb = nbformat.read(str(ROOT / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
-    results = run_mutants(nb, mutants, cwd=cwd)
+    _, results = grade_variants(lesson, mutants, "none")  # the device's own arithmetic
     return [{"function": r.function, "why": r.why, "only_under": m["only_under"],
              "caught": r.own_hidden_failed, "failed_tests": r.failed_tests,
              "must_be_caught": m["only_under"] == backend}
@@ -147,7 +128,7 @@ def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
               "probe": probe(), "lessons": {}, "mutants": {}}
     backend = report["probe"]["backend"]
     print(json.dumps(report["probe"], indent=1), flush=True)
-    for name in lesson_names(root):
+    for name in lessons(root):
         with tempfile.TemporaryDirectory() as tmp:
             res = run_notebook(root / "solutions" / name / f"{name}.ipynb", Path(tmp))
         report["lessons"][name] = res

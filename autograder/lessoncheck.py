@@ -17,9 +17,7 @@ optionally under emulated TPU or GPU matmul precision.
 from __future__ import annotations
 
 import ast
-import copy
 import importlib.util
-import os
 import re
 import shutil
 import sys
@@ -28,36 +26,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 
 from .notebooks import ROOT, cell_grade_id, student_version
+from .notebooks import cell_errors as notebook_errors
+from .notebooks import execute as run_notebook
 
 TIMEOUT = 300
 
 
-def _client(nb, cwd: Path | None = None) -> NotebookClient:
-    return NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3", allow_errors=True,
-                          resources={"metadata": {"path": str(cwd or ROOT)}})
-
-
 def cell_errors(nb) -> list[tuple[int, str, str]]:
     """(index, grade_id, ename) of every code cell whose output holds an error."""
-    found = []
-    for i, cell in enumerate(nb.cells):
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "error":
-                found.append((i, cell_grade_id(cell), out.get("ename", "")))
-    return found
+    return [(i, gid, ename) for i, gid, ename, _ in notebook_errors(nb)]
 
 
 def execute(nb, cwd: Path | None = None, env: dict | None = None):
-    """Run a copy of ``nb`` in a fresh kernel (extra environment variables in ``env``)."""
-    nb = copy.deepcopy(nb)
-    if env:
-        _client(nb, cwd).execute(env={**os.environ, **env})
-    else:
-        _client(nb, cwd).execute()
-    return nb
+    """Run a copy of ``nb`` in a fresh kernel (extra environment variables in ``env``); a run that
+    stops early (dead kernel, timeout) raises, as nbclient does."""
+    executed, crash = run_notebook(nb, cwd or ROOT, TIMEOUT, env)
+    if crash:
+        raise RuntimeError(crash)
+    return executed
 
 
 def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:

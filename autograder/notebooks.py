@@ -25,6 +25,29 @@ def lessons(root: Path = ROOT) -> list[str]:
     return [n for n in names if n in only] if only else names
 
 
+def execute(nb, cwd: Path, timeout: int = 300, env: dict | None = None):
+    """Run a copy of ``nb`` top to bottom in a fresh "python3" kernel, errors recorded in the cells'
+    outputs (extra environment variables in ``env``). Returns (executed notebook, why the run
+    stopped early or None: a dead kernel, a cell past ``timeout``). The one place notebooks are
+    executed (lessoncheck, make run, the hardware run)."""
+    from nbclient import NotebookClient
+    nb = copy.deepcopy(nb)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(cwd)}})
+    try:
+        client.execute(**({"env": {**os.environ, **env}} if env else {}))
+    except Exception as exc:  # noqa: BLE001  a dead kernel or a cell past its timeout
+        return nb, f"{type(exc).__name__}: {str(exc)[:300]}"
+    return nb, None
+
+
+def cell_errors(nb) -> list[tuple[int, str, str, str]]:
+    """(index, grade_id, ename, evalue) of every code cell whose output holds an error."""
+    return [(i, cell_grade_id(cell), out.get("ename", ""), str(out.get("evalue", "")))
+            for i, cell in enumerate(nb.cells) for out in cell.get("outputs", [])
+            if out.get("output_type") == "error"]
+
+
 def student_version(nb):
     """The stubbed, hidden-test-free version of a source notebook, without nbgrader's gradebook.
 

@@ -87,7 +87,8 @@ def test_killing_a_worker_mid_notebook_loses_nothing(hostile_class, by_jobs, tmp
         shutil.copytree(hostile_class / student, subs / student)
     proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out),
                              "--scheduler", "local:2", "--seed", str(SEED)], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COURSE_LESSONS": LESSON})
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "COURSE_LESSONS": LESSON})
     killed = None
     while killed is None and proc.poll() is None:
         worker = _worker_grading(proc.pid)
@@ -134,7 +135,8 @@ def test_unreachable_scheduler_is_a_clear_error_in_seconds(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     print(run.stderr)
     assert run.returncode == 2
-    assert f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within {CONNECT_TIMEOUT:g} s" in run.stderr
+    expected = f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within {CONNECT_TIMEOUT:g} s"
+    assert expected in run.stderr
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "out").exists(), "nothing is built or written before the scheduler answers"
     for bad, says in ((tmp_path / "no-such-scheduler.json", "neither an address"), ("local:0", "N >= 1")):

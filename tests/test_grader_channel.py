@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import pytest
 
 from autograder.grader import sandbox
-from autograder.grader.remote import Budget, Student, StudentFunction
+from autograder.grader.remote import Budget, Student
+from autograder.grader.standins import StudentFunction
 from autograder.grader.settings import Limits
 from conftest import ROOT
 

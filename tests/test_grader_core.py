@@ -17,7 +17,8 @@ from autograder.grader import wire
 from autograder.grader.model import Result, TestRecord, TestResult
 from autograder.grader.outputs import feedback_html, write_outputs
 from autograder.grader.plan import build_plan, contract_names, docstring
-from autograder.grader.remote import StudentRaised, rebuilt_exception
+from autograder.grader.remote import StudentRaised
+from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.studentcode import Protected, definitions_only, parse_error, static_attacks
 from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering

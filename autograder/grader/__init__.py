@@ -6,7 +6,8 @@
     classrun.py     a class: lessons built once, workers in parallel, the parent records
     run.py          one notebook: start and watch its checker, then decide
     checker.py      the trusted process: setup, references, tests; every point is decided here
-    remote.py       the checker's stand-ins for the student's functions, over the channel
+    remote.py       one student process from the checker: frames, calls, callbacks, restarts
+    standins.py     what the checker holds for the student's functions and objects
     wire.py         the channel: plain data in frames, size-capped, linear-time parsing
     student_side.py the student's process: definitions, then answers calls (untrusted)
     sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, cgroup

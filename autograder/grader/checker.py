@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from .remote import Budget, Student, StudentDied, StudentFunction, StudentTimeout
+from .remote import Budget, Student, StudentDied, StudentTimeout
+from .standins import StudentFunction
 from .settings import Limits
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"

@@ -219,9 +219,9 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
             try:
                 outcome = fut.result()
             except KilledWorker:
-                outcome = RuntimeError(
-                    f"every worker that graded this notebook died while grading it ({(cluster.allowed_failures or 0) + 1} "
-                    "workers; Dask's allowed-failures); not run again")
+                tries = (cluster.allowed_failures or 0) + 1
+                outcome = RuntimeError(f"every worker that graded this notebook died while grading it ({tries} "
+                                       "workers; Dask's allowed-failures); not run again")
             except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
                 lost += 1
                 continue

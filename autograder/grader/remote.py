@@ -1,4 +1,5 @@
-"""The trusted side of the channel: a student process, and the stand-ins that call into it.
+"""The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks
+(the stand-ins that make these calls look like functions are in standins.py).
 
 In the checker, each exercise's name is bound to a ``StudentFunction``. Calling it sends the
 arguments (plain data; any other object, such as a callable a test hands to ``benchmark``, is lent
@@ -15,7 +16,6 @@ the notebook's time last (one budget).
 """
 from __future__ import annotations
 
-import builtins
 import collections
 import os
 import select
@@ -207,6 +207,7 @@ class Student:
         return self.handles[handle]
 
     def _unlent(self, obj):
+        from .standins import StudentObject
         return {"$": "lent", "id": obj.handle} if type(obj) is StudentObject and obj.student is self else None
 
     def freeze(self, frozen: bool) -> None:
@@ -224,6 +225,7 @@ class Student:
         """Call the student's function ``name`` (or, given an int, an object its process lent)."""
         self.ensure()
         encode = wire.Encoder(lend=self._lend, unlent=self._unlent)
+        from .standins import StudentObject, rebuilt_exception  # noqa: F401  (used below)
         decode = wire.Decoder(handles={"handle": self._lent, "lent": lambda h: StudentObject(self, h)})
         mutable = [i for i, a in enumerate(args) if type(a) is list
                    or (isinstance(a, np.ndarray) and a.flags.writeable)]
@@ -256,6 +258,7 @@ class Student:
                     raise TypeError(f"the value returned cannot be graded: {exc}") from None
                 return value, after
             if op == "raise":
+                from .standins import rebuilt_exception
                 raise rebuilt_exception(message)
             if op == "callback":
                 self._answer_callback(message, encode, decode)
@@ -285,81 +288,3 @@ class Student:
             reply = {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500]}
         self.freeze(False)
         self._send(reply)
-
-
-def rebuilt_exception(message: dict) -> BaseException:
-    """The student's exception as one of the checker's own: a builtin Exception type by name
-    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
-    the student's."""
-    name = str(message.get("type"))[:100]
-    text = str(message.get("message"))[:2000]
-    cls = getattr(builtins, name, None)
-    if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
-        try:
-            return cls(text)
-        except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
-            pass
-    return StudentRaised(f"{name}: {text}")
-
-
-def matmul_precision():
-    """The checker's current ``jax.default_matmul_precision`` (None: the default)."""
-    try:
-        from jax._src import config
-        value = config.default_matmul_precision.value
-    except Exception:  # noqa: BLE001
-        import jax
-        value = getattr(jax.config, "jax_default_matmul_precision", None)
-    return None if value is None else str(value)
-
-
-class StudentObject:
-    """Stands, in the checker, for an object the student's process lent (a function its code
-    handed to a reference): it can only be called, and what comes back is plain data."""
-
-    def __init__(self, student: Student, handle: int):
-        self.student, self.handle = student, handle
-
-    def __repr__(self):
-        return f"<student object #{self.handle}>"
-
-    def __call__(self, *args, **kwargs):
-        if self.student.depth == 0:
-            raise RuntimeError("a student's object can only be called during the call that lent it")
-        value, _ = self.student.call(self.handle, args, kwargs, {})
-        return value
-
-
-class StudentFunction:
-    """Stands, in the checker's namespace, for the student's function of the same name; ``router``
-    says which student process answers (its ``student``)."""
-
-    def __init__(self, router, name: str, namespace: dict, base_env: dict):
-        self.router, self.name, self.namespace, self.base_env = router, name, namespace, base_env
-        self.__name__ = self.__qualname__ = name
-        self.__doc__ = f"the student's {name}, called in their sandboxed process"
-
-    def __repr__(self):
-        return f"<student function {self.name}>"
-
-    def _context(self) -> dict:
-        env = {k: v for k, v in os.environ.items() if self.base_env.get(k) != v}
-        env.update({k: None for k in self.base_env if k not in os.environ})
-        bind = {}
-        for other in self.router.student.contract:
-            current = self.namespace.get(other)
-            if other != self.name and current is not None and not (
-                    isinstance(current, StudentFunction) and current.name == other):
-                bind[other] = current
-        return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
-
-    def __call__(self, *args, **kwargs):
-        value, after = self.router.student.call(self.name, args, kwargs, self._context())
-        for i, new in after:  # what the student's function did to its (mutable) arguments
-            old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
-            if type(old) is list and type(new) is list:
-                old[:] = new
-            elif isinstance(old, np.ndarray) and isinstance(new, np.ndarray) \
-                    and new.shape == old.shape and new.dtype == old.dtype:
-                np.copyto(old, new)
-        return value

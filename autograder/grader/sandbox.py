@@ -75,6 +75,12 @@ def _system_binds() -> list[str]:
     return args
 
 
+def _accelerator_nodes() -> list[str]:
+    """Device files of NVIDIA GPUs and TPUs (/dev/nvidia*, /dev/accel*, /dev/vfio)."""
+    import glob
+    return sorted(glob.glob("/dev/nvidia*") + glob.glob("/dev/accel*") + glob.glob("/dev/vfio"))
+
+
 def python_paths(repository: Path) -> list[str]:
     """The Python installation: its prefixes and the site-packages folders on sys.path, never the
     course repository (an editable install puts it on sys.path) nor the current folder."""
@@ -258,7 +264,10 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
             *_system_binds()]
     for path in python_paths(repository):
         argv += ["--ro-bind", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev",
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    for node in _accelerator_nodes():  # a GPU or TPU machine grades on its device
+        argv += ["--dev-bind", node, node]
+    argv += [
              "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp",
              "--size", str(limits.tmpfs_bytes), "--tmpfs", "/dev/shm",
              "--bind", str(workdir), str(workdir),

@@ -90,7 +90,8 @@ def _simple(node, calls: bool = True) -> bool:
         func_ok = (isinstance(node.func, ast.Name) and node.func.id in SAFE_CALLS) or (
             isinstance(node.func, ast.Attribute) and _simple(node.func, calls)
             and isinstance(_root_name(node.func), str))
-        return func_ok and all(_simple(a, calls) for a in node.args) and all(_simple(k.value, calls) for k in node.keywords)
+        return (func_ok and all(_simple(a, calls) for a in node.args)
+                and all(_simple(k.value, calls) for k in node.keywords))
     return False
 
 

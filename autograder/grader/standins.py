@@ -1,0 +1,90 @@
+"""What the checker's namespace holds in place of the student's objects, and what a student's
+exception becomes: ``StudentFunction`` (an exercise, called in the student's process),
+``StudentObject`` (a function the student's process lent to a callback: callable only, during
+that call), ``rebuilt_exception`` (the checker's own exception of the same builtin type)."""
+from __future__ import annotations
+
+import builtins
+import os
+
+import numpy as np
+
+from .remote import Student, StudentRaised
+
+
+def rebuilt_exception(message: dict) -> BaseException:
+    """The student's exception as one of the checker's own: a builtin Exception type by name
+    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
+    the student's."""
+    name = str(message.get("type"))[:100]
+    text = str(message.get("message"))[:2000]
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
+        try:
+            return cls(text)
+        except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
+            pass
+    return StudentRaised(f"{name}: {text}")
+
+
+def matmul_precision():
+    """The checker's current ``jax.default_matmul_precision`` (None: the default)."""
+    try:
+        from jax._src import config
+        value = config.default_matmul_precision.value
+    except Exception:  # noqa: BLE001
+        import jax
+        value = getattr(jax.config, "jax_default_matmul_precision", None)
+    return None if value is None else str(value)
+
+
+class StudentObject:
+    """Stands, in the checker, for an object the student's process lent (a function its code
+    handed to a reference): it can only be called, and what comes back is plain data."""
+
+    def __init__(self, student: Student, handle: int):
+        self.student, self.handle = student, handle
+
+    def __repr__(self):
+        return f"<student object #{self.handle}>"
+
+    def __call__(self, *args, **kwargs):
+        if self.student.depth == 0:
+            raise RuntimeError("a student's object can only be called during the call that lent it")
+        value, _ = self.student.call(self.handle, args, kwargs, {})
+        return value
+
+
+class StudentFunction:
+    """Stands, in the checker's namespace, for the student's function of the same name; ``router``
+    says which student process answers (its ``student``)."""
+
+    def __init__(self, router, name: str, namespace: dict, base_env: dict):
+        self.router, self.name, self.namespace, self.base_env = router, name, namespace, base_env
+        self.__name__ = self.__qualname__ = name
+        self.__doc__ = f"the student's {name}, called in their sandboxed process"
+
+    def __repr__(self):
+        return f"<student function {self.name}>"
+
+    def _context(self) -> dict:
+        env = {k: v for k, v in os.environ.items() if self.base_env.get(k) != v}
+        env.update({k: None for k in self.base_env if k not in os.environ})
+        bind = {}
+        for other in self.router.student.contract:
+            current = self.namespace.get(other)
+            if other != self.name and current is not None and not (
+                    isinstance(current, StudentFunction) and current.name == other):
+                bind[other] = current
+        return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
+
+    def __call__(self, *args, **kwargs):
+        value, after = self.router.student.call(self.name, args, kwargs, self._context())
+        for i, new in after:  # what the student's function did to its (mutable) arguments
+            old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
+            if type(old) is list and type(new) is list:
+                old[:] = new
+            elif isinstance(old, np.ndarray) and isinstance(new, np.ndarray) \
+                    and new.shape == old.shape and new.dtype == old.dtype:
+                np.copyto(old, new)
+        return value
