@@ -22,7 +22,7 @@ from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.studentcode import Protected, definitions_only, parse_error, static_attacks
 from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
-from autograder.grader.verdict import PRECEDENCE, decide, status, points_of
+from autograder.grader.verdict import PRECEDENCE, decide, points_of, status
 from autograder.grader.plan import TestStep
 
 
@@ -408,3 +408,21 @@ def test_a_frame_built_to_exhaust_the_checker_is_refused(monkeypatch):
     decoder = wire.Decoder()
     for _ in range(3):  # the budget is per message, not per process
         assert len(decoder([[] for _ in range(wire.MAX_ITEMS // 2)])) == wire.MAX_ITEMS // 2
+
+
+def test_each_notebook_gets_its_own_reproducible_seed():
+    from autograder.grader.run import notebook_seed
+    assert notebook_seed(7, "ann", "01_x") == notebook_seed(7, "ann", "01_x")
+    assert len({notebook_seed(7, s, "01_x") for s in ("ann", "bo", "cy")}) == 3
+    assert notebook_seed(7, "ann", "01_x") != notebook_seed(8, "ann", "01_x")
+    assert 0 <= notebook_seed(None, "ann", "01_x") < 2**31
+
+
+def test_a_failed_visible_check_shows_what_it_printed_and_a_hidden_one_nothing():
+    visible = TestStep("test_f_visible", 1.0, False, "", "")
+    record = TestRecord("t", "error", "AssertionError", "", output="expected 2, got 3\n")
+    t = points_of(visible, record, 10)
+    assert t.output == "expected 2, got 3\n" and "expected 2, got 3" in feedback_html(
+        Result("s", "l", tests=[t]))
+    hidden = points_of(STEP, TestRecord("t", "error", "AssertionError", "", output="expected 6, got 5\n"), 10)
+    assert hidden.output == "" and "expected 6" not in feedback_html(Result("s", "l", tests=[hidden]))

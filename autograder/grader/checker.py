@@ -171,6 +171,7 @@ class Checker:
         defined = self.router.students["visible"].defined
         for name in defined:
             self.ns[name] = StudentFunction(self.router, name, self.ns, base_env)
+        self.ns["GRADING_SEED"] = int(job.get("seed") or 0)  # hidden tests draw fresh inputs from it
         self.emit({"event": "ready", "defined": defined,
                    "definition_errors": self.router.students["visible"].definition_errors,
                    "setup_error": "" if setup_state == "ok" else setup_error, "student_error": ready_error})

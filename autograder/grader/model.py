@@ -27,6 +27,7 @@ class TestResult:
     hidden: bool = False
     doc: str = ""      # the test's docstring (visible in the release)
     message: str = ""  # instructor-only: the exception's first line, for the class report
+    output: str = ""   # a failed VISIBLE check's printed lines (expected against what came back)
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Result:
     notes: list[str] = field(default_factory=list)  # for the feedback: what did not run, and why
     seconds: float = 0.0
     digest: str = ""  # sha256 of the submission, the lesson and the settings: a rerun skips it if unchanged
+    seed: int | None = None  # GRADING_SEED the hidden tests drew their inputs from (None: not graded)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -24,7 +24,9 @@ def feedback_html(r: Result) -> str:
         f"<tr class={'pass' if t.score >= t.max_score else 'fail'}><td>{e(t.grade_id)}"
         f"<br><small>{e(t.doc)}</small></td>"
         f"<td>{t.score:g} / {t.max_score:g}</td><td>{'passed' if t.score >= t.max_score else 'failed'}</td>"
-        f"<td><code>{e(t.error)}</code></td></tr>" for t in r.tests)
+        f"<td><code>{e(t.error)}</code>"
+        + (f"<details><summary>what the check printed</summary><pre>{e(t.output)}</pre></details>" if t.output else "")
+        + "</td></tr>" for t in r.tests)
     notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
@@ -47,10 +49,11 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             w.writerow([csv_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["student", "notebook", "grade_id", "score", "max_score"])
+        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "seed"])
         for r in results:
             for t in r.tests:
-                w.writerow([csv_cell(r.student), r.notebook, t.grade_id, f"{t.score:g}", f"{t.max_score:g}"])
+                w.writerow([csv_cell(r.student), r.notebook, t.grade_id, f"{t.score:g}", f"{t.max_score:g}",
+                            "" if r.seed is None else r.seed])
     for r in results:
         if r.status != "missing":
             path = out / "feedback" / r.student / f"{r.notebook}.html"

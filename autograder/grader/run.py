@@ -71,8 +71,16 @@ def _events(proc: subprocess.Popen, deadline_of):
                 continue
 
 
+def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
+    """The seed a notebook's hidden tests draw from: the run's, mixed with who and what, so that
+    two students get different inputs and ``--seed`` reproduces a regrade."""
+    import hashlib
+    h = hashlib.sha256(f"{run_seed}\0{student}\0{lesson}".encode()).digest()
+    return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
+
+
 def run_checker(plan: Plan, settings: Settings, repository: Path,
-                variants: list[dict] | None = None) -> tuple[list[TestRecord], list[str]]:
+                variants: list[dict] | None = None, seed: int = 0) -> tuple[list[TestRecord], list[str]]:
     """Run the plan's tests; one record per test, and notes for the student. ``variants`` (for
     authors' mutant checks) are run after the tests, each result appended to the dicts given."""
     records = [TestRecord(t.grade_id) for t in plan.tests]
@@ -98,7 +106,7 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
                    "student_cells": [list(c) for c in plan.student_cells],
                    "checker_cells": [list(c) for c in plan.checker_cells],
                    "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in plan.tests],
-                   "contract": plan.contract, "start_at": start_at,
+                   "contract": plan.contract, "start_at": start_at, "seed": seed,
                    "variants": [{k: v for k, v in var.items() if k != "result"} for var in variants
                                 if "result" not in var],
                    "notebook_seconds": notebook_deadline - time.monotonic()}
@@ -235,7 +243,8 @@ def grade_notebook(student: str, lesson: Lesson, submission: bytes, settings: Se
         result.seconds = time.perf_counter() - t0
         return result
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)
-    records, notes = run_checker(plan, settings, repository)
+    result.seed = notebook_seed(settings.seed, student, lesson.name)
+    records, notes = run_checker(plan, settings, repository, seed=result.seed)
     result.notes = plan.notes + notes
     decide(result, plan.tests, records, plan.attacks, plan.edits, settings.cell_timeout)
     result.seconds = time.perf_counter() - t0

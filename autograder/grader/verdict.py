@@ -32,11 +32,12 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
     passed = record.state == "ok"
+    shown = "" if passed or step.hidden else record.output[-2000:]  # a hidden check shows nothing
     return TestResult(step.grade_id, step.points if passed else 0.0, step.points,
                       "" if passed else student_error(record, step.hidden, cell_timeout),
                       step.hidden, step.doc,
                       "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename
-                                         or record.state))
+                                         or record.state), shown)
 
 
 def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> tuple[str, str]:
