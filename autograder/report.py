@@ -255,10 +255,11 @@ def cause(row: Row, check: Check) -> str | None:
     if check.passed:
         return None
     e = check.error
-    if e.startswith("NotImplementedError"):
-        return "unanswered"
+    if e.startswith("NotImplementedError") or check.message.startswith("NotImplementedError"):
+        return "unanswered"  # a hidden check shows the student no type: its message says
     if (row.status == "tampered" and (e.startswith("no points") or "machinery" in e)) or e.startswith(
-            ("not run", "the kernel died", "no proof", "no baseline", "the checking machinery")):
+            ("not run", "the kernel died", "the student's process", "process limit", "file limit",
+             "no proof", "no baseline", "the checking machinery")):
         return "not graded"
     return "wrong"
 
