@@ -13,6 +13,22 @@ def cell_grade_id(cell) -> str:
     return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "") or ""
 
 
+def is_test(cell) -> bool:
+    """A test cell: graded, and not an answer (nbgrader's grade=True, solution=False)."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) and not meta.get("solution")
+
+
+def is_hidden(source: str) -> bool:
+    """A test cell holding nbgrader's hidden tests."""
+    return "### BEGIN HIDDEN TESTS" in source
+
+
+def points(cell) -> float:
+    """The points a graded cell is worth."""
+    return float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
+
+
 def lessons(root: Path = ROOT) -> list[str]:
     """Lesson names, in order, from solutions/<NN_name>/<NN_name>.ipynb.
 

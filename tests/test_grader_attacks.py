@@ -183,6 +183,23 @@ def attacks(ports: dict, out_dir: Path) -> dict:
                 "    import threading, time\n"
                 "    while True:\n"
                 "        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n")}),
+        "fork_bomb": submission({"sequential_sum": SS + (
+            "    import os, time\n"
+            "    while True:\n"
+            "        try:\n"
+            "            os.fork()\n"
+            "        except OSError:\n"
+            "            time.sleep(0.01)\n")}),
+        # issue 18: another kernel's ports, the grader's sockets: there are none to see
+        "ports": submission({"bf16_round": BR + (
+            "    seen = []\n"
+            "    for table in ('tcp', 'tcp6', 'udp', 'udp6', 'unix'):\n"
+            "        try:\n"
+            "            lines = open('/proc/net/' + table).readlines()[1:]\n"
+            "            seen += [table + ':' + line.strip()[:60] for line in lines]\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    raise RuntimeError('PORTS=' + repr(seen))\n")}),
         "file_flood": submission({"bf16_round": BR + (
             "    import os\n"
             "    os.makedirs('flood', exist_ok=True)\n"
@@ -342,6 +359,7 @@ def test_the_perfect_and_the_blank_notebook_keep_their_scores(attacked):
 
 
 @pytest.mark.parametrize("student", ["ipython_rewire", "startup_kill", "oracle", "leak", "network", "hijack",
+                                     "fork_bomb", "ports",
                                      "escape_processes", "file_flood", "shm", "hang_everywhere", "memory",
                                      "static_tamper", "kill_checker"])
 def test_no_attack_scores_more_than_the_blank_notebook(attacked, student):
@@ -399,6 +417,13 @@ def test_a_hidden_tests_inputs_never_reach_a_visible_message(attacked):
     assert scores(r)["test_sequential_sum_hidden"] == 2, "the answer itself is right"
 
 
+def test_no_other_process_or_socket_is_visible(attacked):
+    """The grader talks to the student's process over pipes: no port of any kernel to find."""
+    message = errors(attacked[0]["ports"])["test_bf16_round_visible"]
+    print(message)
+    assert message == "RuntimeError: PORTS=[]"
+
+
 def test_no_packet_leaves_the_sandbox(attacked):
     results, _, received, _, _ = attacked
     message = errors(results["network"])["test_bf16_round_visible"]
@@ -425,6 +450,9 @@ def test_limits_are_reported_in_the_row(attacked):
     assert "file limit reached" in flood.detail + " ".join(errors(flood).values())
     mem = errors(results["memory"])["test_bf16_round_visible"]
     assert "MemoryError" in mem, mem
+    bomb = results["fork_bomb"]
+    print(bomb.status, bomb.detail)
+    assert bomb.status == "timeout" and "process limit reached" in bomb.detail
 
 
 def test_restarts_and_replays_share_one_time_budget(attacked):

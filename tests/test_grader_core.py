@@ -426,3 +426,11 @@ def test_a_failed_visible_check_shows_what_it_printed_and_a_hidden_one_nothing()
         Result("s", "l", tests=[t]))
     hidden = points_of(STEP, TestRecord("t", "error", "AssertionError", "", output="expected 6, got 5\n"), 10)
     assert hidden.output == "" and "expected 6" not in feedback_html(Result("s", "l", tests=[hidden]))
+
+
+def test_the_sandbox_says_in_one_line_what_holds(monkeypatch):
+    from autograder.grader import sandbox
+    monkeypatch.setattr(sandbox, "bwrap_works", lambda: "bubblewrap (bwrap) is not installed")
+    line = sandbox.describe()
+    assert line.startswith("WARNING: bubblewrap (bwrap) is not installed") and "rlimits and Landlock" in line
+    assert "\n" not in line

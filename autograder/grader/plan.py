@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from ..notebooks import cell_grade_id
+from ..notebooks import cell_grade_id, is_hidden, is_test, points
 from .studentcode import Protected, definitions_only, parse_error, static_attacks
 from .submissions import printable, tampering
 
@@ -38,19 +38,6 @@ class Plan:
     edits: list[str] = field(default_factory=list)    # test cells the submission changed
     attacks: list[str] = field(default_factory=list)  # code aimed at the grader
     notes: list[str] = field(default_factory=list)    # for the student's feedback
-
-
-def is_test(cell) -> bool:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(meta.get("grade")) and not meta.get("solution")
-
-
-def is_hidden(source: str) -> bool:
-    return "### BEGIN HIDDEN TESTS" in source
-
-
-def points(cell) -> float:
-    return float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
 
 
 def docstring(source: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..notebooks import cell_grade_id
+from ..notebooks import cell_grade_id, is_test
 
 MAX_NOTEBOOK_BYTES = 50 * 2**20
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -78,8 +78,7 @@ def parse_notebook(raw: bytes):
 
 
 def graded_cells(nb) -> dict:
-    return {cell_grade_id(c): c for c in nb.cells
-            if isinstance(c, dict) and c.get("metadata", {}).get("nbgrader", {}).get("grade")}
+    return {cell_grade_id(c): c for c in nb.cells if isinstance(c, dict) and is_test(c)}
 
 
 def tampering(submitted, released, *older) -> list[str]:
