@@ -2,7 +2,7 @@
 
 With bubblewrap (Debian's ``bubblewrap`` package; ``make test`` installs it as root), every student
 process gets
-- a new network namespace: no interface but a loopback that is down, so no TCP, MPTCP, UDP or any
+- a new network namespace: no interface but a loopback of its own, so no TCP, MPTCP, UDP or any
   other socket reaches anything; it talks to the checker over two pipes only;
 - a new PID namespace with ``--die-with-parent``: when its checker ends, is killed or times it out,
   every process the student started is gone with it; ``--new-session``: no terminal to write to;
