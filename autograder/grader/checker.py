@@ -169,7 +169,9 @@ class Checker:
                 ready_error = ready_error or _first_line(exc) or type(exc).__name__
                 student.stop()
         defined = self.router.students["visible"].defined
-        for name in defined:
+        # a process that did not start answers nothing: every exercise then stands for a call that
+        # tries to restart it, and ends as "died" (an error row), never as a silent NameError
+        for name in defined if not ready_error else job["contract"]:
             self.ns[name] = StudentFunction(self.router, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.get("seed") or 0)  # hidden tests draw fresh inputs from it
         self.emit({"event": "ready", "defined": defined,

@@ -261,16 +261,17 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
         return Launch(python, env, cgroup, limits, namespaced=False)
     argv = [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
             "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED), "--hostname", "sandbox",
-            *_system_binds()]
-    for path in python_paths(repository):
-        argv += ["--ro-bind", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
+            *_system_binds(),
+            # the private /tmp and /dev first: a Python installation or a work folder below /tmp
+            # (a CI clone in /tmp, say) is bound on top of them, not hidden by them
+            "--proc", "/proc", "--dev", "/dev",
+            "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp",
+            "--size", str(limits.tmpfs_bytes), "--tmpfs", "/dev/shm"]
     for node in _accelerator_nodes():  # a GPU or TPU machine grades on its device
         argv += ["--dev-bind", node, node]
-    argv += [
-             "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp",
-             "--size", str(limits.tmpfs_bytes), "--tmpfs", "/dev/shm",
-             "--bind", str(workdir), str(workdir),
+    for path in python_paths(repository):
+        argv += ["--ro-bind", path, path]
+    argv += ["--bind", str(workdir), str(workdir),
              "--ro-bind", str(code_dir), str(code_dir),
              "--chdir", str(workdir), "--disable-userns", "--clearenv"]
     for key, value in env.items():
