@@ -16,7 +16,6 @@ import nbformat
 import pytest
 
 from autograder.lessoncheck import cell_errors, execute
-from autograder.notebooks import cell_grade_id
 from conftest import LESSONS, ROOT, source_nb
 
 OUT = ROOT / "build" / "figures"

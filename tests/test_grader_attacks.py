@@ -27,6 +27,7 @@ from conftest import ROOT, source_nb, student_nb
 pytestmark = pytest.mark.slow
 LESSON = "01_number_formats"
 TOTAL = 13
+CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 10, 40  # the perfect notebook's slowest cell takes about 1 s
 MARK = "zz" + secrets.token_hex(6)  # in every process a submission starts: none may outlive grading
 SECRET = "instructor-secret-" + secrets.token_hex(6)
 
@@ -68,12 +69,41 @@ FOUND = '''    found = []
 
 
 def attacks(ports: dict, out_dir: Path) -> dict:
+    """Each notebook carries up to four attacks, one per exercise (so the class stays small); every
+    check reads the message of the exercise that carried its attack."""
     p = ports
+    oracle = (
+        "    import sys, gc\n"
+        "    name = sys._getframe().f_code.co_name\n"
+        "    for mod in list(sys.modules.values()):\n"
+        "        ref = getattr(mod, '_ref_' + name, None)\n"
+        "        if ref is not None:\n"
+        "            raise RuntimeError('ORACLE FOUND in ' + str(mod))\n"
+        "    for obj in gc.get_objects():\n"
+        "        if callable(obj) and getattr(obj, '__name__', '') == '_ref_' + name:\n"
+        "            raise RuntimeError('ORACLE FOUND')\n"
+        "    raise RuntimeError('no oracle')\n")
+    kill_others = (
+        "    import os, signal\n"
+        "    for pid in range(1, 4000):\n"
+        "        try:\n            os.kill(pid, signal.SIGKILL) if pid != os.getpid() else None\n"
+        "        except OSError:\n            pass\n"
+        "    raise NotImplementedError()\n")
+    startup_kill = (
+        "    import os, pathlib\n"
+        "    d = pathlib.Path(os.environ.get('HOME', '.')) / '.ipython/profile_default/startup'\n"
+        "    d.mkdir(parents=True, exist_ok=True)\n"
+        "    (d / '01-x.py').write_text(\n"
+        "        'import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
+        "    os.kill(os.getpid(), 9)\n")
     return {
         "perfect": submission(),
         "blank": submission({}),
-        # issue 17: reach IPython through a function's globals, at definition time, and rewrite the parser
-        "ipython_rewire": submission(everywhere("    raise NotImplementedError()\n"), extra=(
+        # issue 17: IPython reached through a function's globals at definition time (there is none
+        # to reach); a forwarding oracle looking for the references; killing every process it can
+        # see; a start-up file in its own HOME, then a kill (the restart runs no such file)
+        "takeover": submission({"format_table": FT + oracle, "bf16_round": BR + kill_others,
+                                "sequential_sum": SS + startup_kill}, extra=(
             "class Precision:\n"
             "    @staticmethod\n"
             "    def setup():\n"
@@ -82,27 +112,6 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             "        ip.compile.ast_parse = lambda *a, **k: __import__('ast').parse('pass')\n"
             "        return ip\n"
             "_ready = Precision.setup()\n")),
-        # issue 17: a start-up file in the process's own HOME, then a kill: the restart runs no such file
-        "startup_kill": submission(everywhere(
-            "    import os, pathlib\n"
-            "    d = pathlib.Path(os.environ.get('HOME', '.')) / '.ipython/profile_default/startup'\n"
-            "    d.mkdir(parents=True, exist_ok=True)\n"
-            "    (d / '01-x.py').write_text(\n"
-            "        'import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
-            "    os.kill(os.getpid(), 9)\n")),
-        # issue 17: a forwarding oracle: the references (_ref_*) wherever they might be
-        "oracle": submission(everywhere(
-            "    import sys, gc\n"
-            "    name = sys._getframe().f_code.co_name\n"
-            "    for mod in list(sys.modules.values()):\n"
-            "        ref = getattr(mod, '_ref_' + name, None)\n"
-            "        if ref is not None:\n"
-            "            return ref(*[v for v in locals().values() if v is not mod][:0])\n"
-            "    for obj in gc.get_objects():\n"
-            "        if callable(obj) and getattr(obj, '__name__', '') == '_ref_' + name:\n"
-            "            raise RuntimeError('ORACLE FOUND')\n"
-            "    raise RuntimeError('no oracle')\n")),
-        # issue 17: a float whose comparisons always agree, and a dict that claims every key
         "evil_values": submission({
             "format_table": FT + (
                 "    class F(float):\n"
@@ -119,26 +128,12 @@ def attacks(ports: dict, out_dir: Path) -> dict:
                 "        def __eq__(s, o):\n            return np.ones(np.shape(o), bool)\n"
                 "        __array_priority__ = 1000\n"
                 "    return np.asarray(x, np.float32).view(A)\n")}),
-        # issue 17: hidden test text or inputs into the student's feedback (linecache, frames, files)
-        "leak": submission({"bf16_round": BR + FOUND.replace("SECRET", repr(SECRET.encode())) + (
-            "    import linecache, glob, os, sys\n"
-            "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
-            "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
-            "        look('proc', path)\n"
-            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r},\n"
-            f"                  {str(ROOT / 'README.md')!r},\n"
-            f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
-            "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
-            "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
-            "        look('file', path)\n"
-            "    f = sys._getframe()\n"
-            "    while f is not None:\n"
-            "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
-            "        f = f.f_back\n"
-            "    found = [x for x in found if not (isinstance(x, tuple) and not x[3])]\n"
-            "    raise RuntimeError('FOUND=' + repr(found))\n")}),
-        # issue 18: every way out to the network, to listeners this test holds on 127.0.0.1
-        "network": submission({"bf16_round": BR + (
+        # issues 17 and 18, one exercise each: every way to the network, to listeners this test holds
+        # on the host's 127.0.0.1 (format_table); hidden test text, secrets and other files
+        # (bf16_round); the sockets of the grader or another kernel (sequential_sum); /dev/shm and
+        # /tmp left behind (pairwise_sum)
+        "probe": submission({
+            "format_table": FT + (
             "    import socket, os\n"
             "    reached = []\n"
             "    def attempt(label, fn):\n"
@@ -158,12 +153,41 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             f"        s.connect({p['unix']!r})\n        s.sendall(b'{MARK}')\n"
             "    attempt('tcp', tcp)\n    attempt('mptcp', lambda: tcp(262))\n    attempt('tfo', tfo)\n"
             "    attempt('udp', udp)\n    attempt('unix', unix)\n"
-            "    raise RuntimeError('REACHED=' + repr(reached))\n")}),
-        # issue 18: processes that try to outlive grading, a fork bomb, a thread flood
-        "escape_processes": submission({
+            "    raise RuntimeError('REACHED=' + repr(reached))\n"),
+            "bf16_round": BR + FOUND.replace("SECRET", repr(SECRET.encode())) + (
+            "    import linecache, glob, os, sys\n"
+            "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
+            "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
+            "        look('proc', path)\n"
+            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r},\n"
+            f"                  {str(ROOT / 'README.md')!r},\n"
+            f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
+            "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
+            "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
+            "        look('file', path)\n"
+            "    f = sys._getframe()\n"
+            "    while f is not None:\n"
+            "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
+            "        f = f.f_back\n"
+            "    found = [x for x in found if not (isinstance(x, tuple) and not x[3])]\n"
+            "    raise RuntimeError('FOUND=' + repr(found))\n"),
+            "sequential_sum": SS + (
+            "    seen = []\n"
+            "    for table in ('tcp', 'tcp6', 'udp', 'udp6', 'unix'):\n"
+            "        try:\n"
+            "            lines = open('/proc/net/' + table).readlines()[1:]\n"
+            "            seen += [table + ':' + line.strip()[:60] for line in lines]\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    raise RuntimeError('PORTS=' + repr(seen))\n"),
+            "pairwise_sum": PS + (
+            f"    open('/dev/shm/{MARK}', 'w').write('x')\n"
+            f"    open('/tmp/{MARK}', 'w').write('x')\n"
+            "    raise NotImplementedError()\n")}),
+        "escape": submission({
             "bf16_round": BR + (
-                "    import os, subprocess, time\n"
-                f"    subprocess.Popen(['sleep', '600', '{MARK}'], start_new_session=True)\n"
+                "    import os, time\n"
+                f"    os.posix_spawn('/bin/sleep', ['sleep', '600', '{MARK}'], dict(os.environ), setsid=True)\n"
                 "    if os.fork() == 0:\n"
                 "        os.setsid()\n"
                 "        if os.fork() == 0:\n"
@@ -183,42 +207,21 @@ def attacks(ports: dict, out_dir: Path) -> dict:
                 "    import threading, time\n"
                 "    while True:\n"
                 "        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n")}),
-        "fork_bomb": submission({"sequential_sum": SS + (
-            "    import os, time\n"
-            "    while True:\n"
-            "        try:\n"
-            "            os.fork()\n"
-            "        except OSError:\n"
-            "            time.sleep(0.01)\n")}),
-        # issue 18: another kernel's ports, the grader's sockets: there are none to see
-        "ports": submission({"bf16_round": BR + (
-            "    seen = []\n"
-            "    for table in ('tcp', 'tcp6', 'udp', 'udp6', 'unix'):\n"
-            "        try:\n"
-            "            lines = open('/proc/net/' + table).readlines()[1:]\n"
-            "            seen += [table + ':' + line.strip()[:60] for line in lines]\n"
-            "        except OSError:\n"
-            "            pass\n"
-            "    raise RuntimeError('PORTS=' + repr(seen))\n")}),
-        "file_flood": submission({"bf16_round": BR + (
-            "    import os\n"
-            "    os.makedirs('flood', exist_ok=True)\n"
-            "    for i in range(10**7):\n"
-            "        open(f'flood/{i}', 'w').close()\n")}),
-        "shm": submission({"bf16_round": BR + (
-            f"    open('/dev/shm/{MARK}', 'w').write('x')\n"
-            f"    open('/tmp/{MARK}', 'w').write('x')\n"
-            "    raise NotImplementedError()\n")}),
+        # issue 18's caps, each named in the row: files, memory; and a loop that costs only its own tests
+        "limits": submission({
+            "format_table": FT + (
+                "    import os\n"
+                "    os.makedirs('flood', exist_ok=True)\n"
+                "    for i in range(10**7):\n"
+                "        open(f'flood/{i}', 'w').close()\n"),
+            "bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n",
+            "pairwise_sum": PS + "    while True:\n        pass\n"}, base=None),
         # issue 17: restarts and replays come out of one time budget
         "hang_everywhere": submission(everywhere("    while True:\n        pass\n")),
-        "memory": submission({"bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n"}),
-        "loop_one": submission({"pairwise_sum": PS + "    while True:\n        pass\n"}, base=None),
         "parse_error": submission({"bf16_round": BR + "    return x +\n"}),
         "shadow": submission(extra="def isinstance(*args):\n    return True\nFORMATS = []\n"),
         "static_tamper": submission({}, extra="get_ipython().input_transformers_cleanup.append(lambda lines: [])\n"),
         "edit_tests": submission(edit=edit_and_delete_tests),
-        # red team: plant a package, a sitecustomize and a matplotlibrc where the checker might look,
-        # then crash the checker with a forged, deeply nested first message (so that it restarts)
         "hijack": submission(everywhere("    raise NotImplementedError()\n"), extra=(
             "import os, pathlib, __main__\n"
             "_h = pathlib.Path(os.environ['HOME'])\n"
@@ -240,12 +243,6 @@ def attacks(ports: dict, out_dir: Path) -> dict:
                 "        total = scalar(total + item)\n"
                 "    return float(total)\n"),
             "pairwise_sum": PS + "    raise ValueError('SEEN=' + repr(SEEN))\n"}, extra="SEEN = []\n"),
-        "kill_checker": submission(everywhere(
-            "    import os, signal\n"
-            "    for pid in range(1, 4000):\n"
-            "        try:\n            os.kill(pid, signal.SIGKILL) if pid != os.getpid() else None\n"
-            "        except OSError:\n            pass\n"
-            "    raise NotImplementedError()\n")),
     }
 
 
@@ -327,11 +324,11 @@ def attacked(tmp_path_factory):
     (subs / "symlinked").mkdir()
     os.symlink(ROOT / "solutions" / LESSON / f"{LESSON}.ipynb", subs / "symlinked" / f"{LESSON}.ipynb")
     (subs / "evil\x1b[2Jname").mkdir()
-    nbformat.write(submission({}), str(subs / "evil\x1b[2Jname" / f"{LESSON}.ipynb"))
+    (subs / "evil\x1b[2Jname" / f"{LESSON}.ipynb").write_text("not a notebook")
     os.environ["COURSE_TEST_SECRET"] = SECRET  # the grader's own environment holds a secret
     try:
-        results = grade(subs, out, Settings(jobs=2, cell_timeout=10, notebook_timeout=45), quiet=True,
-                        names=[LESSON])
+        settings = Settings(jobs=2, cell_timeout=CELL_TIMEOUT, notebook_timeout=NOTEBOOK_TIMEOUT)
+        results = grade(subs, out, settings, quiet=True, names=[LESSON])
     finally:
         os.environ.pop("COURSE_TEST_SECRET", None)
         listeners.close()
@@ -358,10 +355,7 @@ def test_the_perfect_and_the_blank_notebook_keep_their_scores(attacked):
     assert (results["blank"].score, results["blank"].status) == (0, "ok")
 
 
-@pytest.mark.parametrize("student", ["ipython_rewire", "startup_kill", "oracle", "leak", "network", "hijack",
-                                     "fork_bomb", "ports",
-                                     "escape_processes", "file_flood", "shm", "hang_everywhere", "memory",
-                                     "static_tamper", "kill_checker"])
+@pytest.mark.parametrize("student", ["takeover", "probe", "escape", "hijack", "hang_everywhere", "static_tamper"])
 def test_no_attack_scores_more_than_the_blank_notebook(attacked, student):
     r = attacked[0][student]
     print(student, r.score, r.status, r.detail, errors(r))
@@ -378,7 +372,7 @@ def test_values_that_lie_about_equality_never_reach_a_comparison(attacked):
 
 def test_nothing_hidden_or_secret_reaches_the_student(attacked):
     results, out, *_ = attacked
-    leak = errors(results["leak"])["test_bf16_round_visible"]
+    leak = errors(results["probe"])["test_bf16_round_visible"]
     print(leak)
     assert "FOUND=[]" in leak, "the sandbox holds no hidden test, reference, solution or secret"
     hidden = set()
@@ -419,14 +413,14 @@ def test_a_hidden_tests_inputs_never_reach_a_visible_message(attacked):
 
 def test_no_other_process_or_socket_is_visible(attacked):
     """The grader talks to the student's process over pipes: no port of any kernel to find."""
-    message = errors(attacked[0]["ports"])["test_bf16_round_visible"]
+    message = errors(attacked[0]["probe"])["test_sequential_sum_visible"]
     print(message)
     assert message == "RuntimeError: PORTS=[]"
 
 
 def test_no_packet_leaves_the_sandbox(attacked):
     results, _, received, _, _ = attacked
-    message = errors(results["network"])["test_bf16_round_visible"]
+    message = errors(results["probe"])["test_format_table_visible"]
     print(message)
     assert received == [], "nothing arrives at the host's loopback"
     # the sandbox has a loopback of its own: a UDP datagram may be sent there, and is lost
@@ -438,37 +432,33 @@ def test_no_process_outlives_grading_and_nothing_is_left_in_dev_shm(attacked):
     results, _, _, leftover, shm_new = attacked
     assert leftover == [], leftover
     assert shm_new == [], shm_new
-    r = results["escape_processes"]
+    r = results["escape"]
     print(r.status, r.detail, errors(r))
-    assert r.status in ("error", "timeout", "tampered")  # tampered: it imports subprocess
+    assert r.status in ("timeout", "tampered") and "process limit reached" in r.detail  # tampered: threading
 
 
-def test_limits_are_reported_in_the_row(attacked):
-    results = attacked[0]
-    flood = results["file_flood"]
-    print(flood.status, flood.detail, errors(flood))
-    assert "file limit reached" in flood.detail + " ".join(errors(flood).values())
-    mem = errors(results["memory"])["test_bf16_round_visible"]
-    assert "MemoryError" in mem, mem
-    bomb = results["fork_bomb"]
-    print(bomb.status, bomb.detail)
-    assert bomb.status == "timeout" and "process limit reached" in bomb.detail
+def test_limits_are_reported_in_the_row_and_cost_only_their_own_tests(attacked):
+    r = attacked[0]["limits"]
+    e, s = errors(r), scores(r)
+    print(r.status, r.detail, e, s)
+    assert "file limit reached" in r.detail
+    assert "MemoryError" in e["test_bf16_round_visible"]
+    assert r.status == "timeout" and s["test_pairwise_sum_hidden"] == 0
+    assert s["test_sequential_sum_visible"] == 1 and s["test_sequential_sum_hidden"] == 2, "graded after all that"
 
 
 def test_restarts_and_replays_share_one_time_budget(attacked):
     r = attacked[0]["hang_everywhere"]
     print(r.seconds, r.status, errors(r))
     assert r.status == "timeout"
-    assert r.seconds < 45 + 60, "the notebook's limit covers every cell, restart and replay"
-    loop = attacked[0]["loop_one"]
-    s = scores(loop)
-    assert loop.status == "timeout" and s["test_bf16_round_hidden"] == 3 and s["test_pairwise_sum_hidden"] == 0
+    assert r.seconds < NOTEBOOK_TIMEOUT + 60, "the notebook's limit covers every cell, restart and replay"
 
 
 def test_a_killed_process_is_restarted_and_its_startup_files_never_run(attacked):
-    r = attacked[0]["startup_kill"]
+    r = attacked[0]["takeover"]
     print(r.status, r.detail, errors(r))
-    assert r.status == "error" and "died" in r.detail
+    assert r.status == "tampered" and r.score == 0  # it reads frames and imports gc: named in the row
+    assert errors(r)["test_sequential_sum_visible"].startswith("the student's process died")
 
 
 def test_parse_errors_and_refused_names_are_explained(attacked):
@@ -518,4 +508,4 @@ def test_gradebook_journal_and_run_record_agree(attacked):
     assert {j["student"] for j in journal} == {s for s, r in results.items()
                                                if r.status != "missing" and "symlink" not in r.detail}
     run = json.loads((out / "run.json").read_text())
-    assert run["emulation"] == "tpu" and isinstance(run["seed"], int) and run["limits"]["cell_timeout"] == 10
+    assert run["emulation"] == "tpu" and isinstance(run["seed"], int) and run["limits"]["cell_timeout"] == CELL_TIMEOUT

@@ -434,3 +434,12 @@ def test_the_sandbox_says_in_one_line_what_holds(monkeypatch):
     line = sandbox.describe()
     assert line.startswith("WARNING: bubblewrap (bwrap) is not installed") and "rlimits and Landlock" in line
     assert "\n" not in line
+
+
+def test_a_release_that_silences_a_docstring_is_no_edit():
+    source, release = small_lesson()
+    old = nbformat.reads(nbformat.writes(release), as_version=4)
+    release.cells[3].source = '"""Hidden: fresh inputs.""";'
+    assert tampering(old, release) == []
+    old.cells[3].source = '"""Hidden: fresh inputs."""\nassert True'
+    assert tampering(old, release) == ["edited test_f_hidden"]

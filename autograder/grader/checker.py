@@ -66,6 +66,17 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:500] if text else ""
 
 
+def empty(folder: Path) -> None:
+    """Remove everything below ``folder`` (symlinks as links, never what they point to)."""
+    import shutil
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    (folder / "tmp").mkdir(exist_ok=True)
+
+
 def count_files(folder: Path, limit: int) -> int:
     n = 0
     for _, dirs, files in os.walk(folder):
@@ -192,6 +203,7 @@ class Checker:
             if count_files(self.student.workdir, self.limits.work_files) > self.limits.work_files:
                 self.student.stop("file limit reached")
                 events.append("file limit reached")
+                empty(self.student.workdir)  # the flood goes with the process: later tests start clean
             self.emit({"event": "test", "index": index, "state": state, "ename": ename, "evalue": evalue,
                        "seconds": round(time.monotonic() - t0, 3), "output": output, "student": events})
         for k, variant in enumerate(job.get("variants") or []):

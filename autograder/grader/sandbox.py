@@ -86,6 +86,8 @@ def python_paths(repository: Path) -> list[str]:
     course repository (an editable install puts it on sys.path) nor the current folder."""
     repo = str(repository.resolve())
     prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    if any(repo == p or repo.startswith(p + os.sep) for p in prefixes):
+        repo = "/nonexistent"  # a non-editable install: the "repository" is site-packages itself
     paths = set(prefixes)
     for entry in sys.path:
         real = os.path.realpath(entry) if entry else ""

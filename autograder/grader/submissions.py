@@ -85,12 +85,14 @@ def tampering(submitted, released, *older) -> list[str]:
     """Test cells deleted or edited in a submission, compared with the student release (a cell
     equal to its version in any of the ``older`` releases, such as the committed notebooks/ while
     an instructor's fix is not yet released, counts as untouched)."""
+    def norm(cell) -> str:  # a closing ';' (a release silencing a docstring's Out[]) is no edit
+        return str(cell.get("source", "")).strip().removesuffix(";").rstrip()
+
     mine, theirs = graded_cells(submitted), graded_cells(released)
-    accepted = {gid: {cell.source.strip()} for gid, cell in theirs.items()}
+    accepted = {gid: {norm(cell)} for gid, cell in theirs.items()}
     for nb in older:
         for gid, cell in graded_cells(nb).items():
-            accepted.setdefault(gid, set()).add(cell.source.strip())
+            accepted.setdefault(gid, set()).add(norm(cell))
     problems = [f"deleted {gid}" for gid in theirs if gid not in mine]
-    problems += [f"edited {gid}" for gid in theirs
-                 if gid in mine and str(mine[gid].get("source", "")).strip() not in accepted[gid]]
+    problems += [f"edited {gid}" for gid in theirs if gid in mine and norm(mine[gid]) not in accepted[gid]]
     return problems

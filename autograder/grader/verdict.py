@@ -48,7 +48,8 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
     limits = sorted({e for r in records for e in r.student if "limit" in e})
     if attacks:
         detail = "code aimed at the grader, no points: " + "; ".join(attacks[:5])
-        return "tampered", detail + ("; also " + ", ".join(edits) if edits else "")
+        return "tampered", detail + ("; also " + ", ".join(edits) if edits else "") + (
+            "; " + ", ".join(limits) if limits else "")
     if edits:
         return "tampered", ", ".join(edits) + " (originals restored and graded)"
     also = ("; " + ", ".join(limits)) if limits else ""
