@@ -94,7 +94,7 @@ def device_only_mutants(lesson: str, backend: str, cwd: Path) -> list[dict]:
     mutants = [m for m in load_mutants(lesson) if m.get("only_under")]
     if not mutants:
         return []
-    _, results = grade_variants(lesson, mutants, "none")  # the device's own arithmetic
+    _, results = grade_variants(lesson, mutants, "none", solution_tests=False)  # the device's own arithmetic
     return [{"function": r.function, "why": r.why, "only_under": m["only_under"],
              "caught": r.own_hidden_failed, "failed_tests": r.failed_tests,
              "must_be_caught": m["only_under"] == backend}

@@ -161,13 +161,14 @@ def reachable_tests(nb, function: str) -> set[str]:
 
 
 def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
-                   alternatives: list[dict] = (), root: Path = ROOT):
+                   alternatives: list[dict] = (), root: Path = ROOT, solution_tests: bool = True):
     """Grade each candidate answer exactly as the grader does (autograder/grader): the solution
     submitted through the definitions-only plan, the sandboxed student process and the trusted
     checker; then each candidate swapped into the student's process in turn, the test cells that
     can reach it run in the checker, the original swapped back. Alternatives (correct answers) run
     only their own exercise's tests. Returns (records of the solution's tests, MutantResults for
-    ``candidates`` then ``alternatives``)."""
+    ``candidates`` then ``alternatives``); ``solution_tests=False`` skips grading the solution itself
+    (its records then stay "skipped")."""
     from .grader.plan import build_plan
     from .grader.run import run_checker
     from .grader.settings import Settings
@@ -190,7 +191,7 @@ def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
         variants.append({"cells": [[label, code]], "restore": [[label, original.get(label, "")]],
                          "tests": sorted(index[g] for g in reach if g in index), "names": [m["function"]]})
     settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
-    records, _ = run_checker(plan, settings, root, variants)
+    records, _ = run_checker(plan, settings, root, variants, start_at=0 if solution_tests else len(plan.tests))
     results = []
     for m, v in zip([*candidates, *alternatives], variants):
         r = v.get("result", {"failed": ["<not run>"], "errors": []})
@@ -256,7 +257,7 @@ def main(argv: list[str]) -> int:
         print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= not r.failed_tests
     tpu_only = emulated_mutants(mutants, "tpu")
-    for r in grade_variants(lesson, tpu_only, "none")[1] if tpu_only else []:
+    for r in grade_variants(lesson, tpu_only, "none", solution_tests=False)[1] if tpu_only else []:
         caught = r.own_hidden_failed
         print(f"  {'FAIL' if caught else 'ok  '} TPU-only mutant passes on plain CPU: {r.why}")
         ok &= not caught

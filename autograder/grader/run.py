@@ -79,15 +79,15 @@ def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
     return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
 
 
-def run_checker(plan: Plan, settings: Settings, repository: Path,
-                variants: list[dict] | None = None, seed: int = 0) -> tuple[list[TestRecord], list[str]]:
+def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list[dict] | None = None,
+                seed: int = 0, start_at: int = 0) -> tuple[list[TestRecord], list[str]]:
     """Run the plan's tests; one record per test, and notes for the student. ``variants`` (for
     authors' mutant checks) are run after the tests, each result appended to the dicts given."""
     records = [TestRecord(t.grade_id) for t in plan.tests]
     notes: list[str] = []
     variants = variants or []
     notebook_deadline = time.monotonic() + settings.notebook_timeout
-    start_at, checker_starts = 0, 0
+    checker_starts = 0
     running: list[subprocess.Popen] = []
     job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
     os.chmod(job_dir, 0o755)
@@ -169,7 +169,7 @@ def run_checker(plan: Plan, settings: Settings, repository: Path,
                 records[i] = TestRecord(plan.tests[i].grade_id, "timeout" if time.monotonic() >= deadline() else "died",
                                         "", "the checker was stopped", 0.0, "", ["timed out"])
                 start_at = i + 1
-        for r in records[start_at:]:
+        for r in records[start_at:]:  # never reached: the notebook's time ran out
             if r.state == "skipped":
                 r.state, r.student = "timeout", ["the notebook's time was used up"]
     finally:
