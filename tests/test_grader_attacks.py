@@ -442,7 +442,7 @@ def test_limits_are_reported_in_the_row_and_cost_only_their_own_tests(attacked):
     e, s = errors(r), scores(r)
     print(r.status, r.detail, e, s)
     assert "file limit reached" in r.detail
-    assert "MemoryError" in e["test_bf16_round_visible"]
+    assert "MemoryError" in e["test_bf16_round_visible"] and "memory limit reached" in r.detail
     assert r.status == "timeout" and s["test_pairwise_sum_hidden"] == 0
     assert s["test_sequential_sum_visible"] == 1 and s["test_sequential_sum_hidden"] == 2, "graded after all that"
 

@@ -200,6 +200,10 @@ class Checker:
             else:
                 state, ename, evalue, output = self._run(test["grade_id"], test["source"])
             events = list(self.student.events)
+            if ename == "MemoryError":  # the address-space cap, named in the row
+                events.append("memory limit reached")
+            if "File too large" in evalue:  # RLIMIT_FSIZE
+                events.append("file size limit reached")
             if count_files(self.student.workdir, self.limits.work_files) > self.limits.work_files:
                 self.student.stop("file limit reached")
                 events.append("file limit reached")
