@@ -21,7 +21,7 @@ run: $(STAMP)
 
 ## make test: the linter, then the whole test suite (notebooks in parallel)
 test: $(STAMP) sandbox lint
-	$(PY) -m pytest -n $(JOBS) --dist loadgroup --nbmake --nbmake-timeout=300 tests solutions
+	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbmake --nbmake-timeout=300 tests solutions
 
 ## make test-fast: the grader's pure core and the other tests that start no kernel (seconds)
 test-fast: $(STAMP) lint

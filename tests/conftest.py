@@ -40,22 +40,3 @@ def assert_runs_clean_under_emulation(executed, lesson, mode):
     assert graded == [], f"graded tests fail under {mode} matmul precision: {graded}"
     other = [e for e in errors if not backend_specific(executed.cells[e[0]])]
     assert other == [], f"demo cells fail under {mode} matmul precision: {other}"
-
-
-# How `make test` spreads the suite over its xdist workers (--dist loadgroup): a file whose tests
-# share a module-scoped fixture (a class graded once, a published tree) stays on one worker, as
-# --dist loadfile would keep it; tests/test_notebooks.py, whose fixture grades each lesson once,
-# goes one lesson per group; every other test goes wherever a worker is free.
-SHARED_FIXTURE_FILES = {"test_distribute.py", "test_grader_attacks.py", "test_grading.py",
-                        "test_lab_e2e.py", "test_publish.py", "test_grader_resume.py"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.get_closest_marker("xdist_group"):
-            continue
-        name = item.path.name
-        if name in SHARED_FIXTURE_FILES:
-            item.add_marker(pytest.mark.xdist_group(name))
-        elif name == "test_notebooks.py" and "lesson" in getattr(getattr(item, "callspec", None), "params", {}):
-            item.add_marker(pytest.mark.xdist_group("notebooks-" + item.callspec.params["lesson"]))

@@ -27,7 +27,7 @@ from conftest import ROOT, source_nb, student_nb
 pytestmark = pytest.mark.slow
 LESSON = "01_number_formats"
 TOTAL = 13
-CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 10, 40  # the perfect notebook's slowest cell takes about 1 s
+CELL_TIMEOUT, NOTEBOOK_TIMEOUT = 10, 60  # the perfect notebook's slowest cell takes about 1 s
 MARK = "zz" + secrets.token_hex(6)  # in every process a submission starts: none may outlive grading
 SECRET = "instructor-secret-" + secrets.token_hex(6)
 
@@ -212,8 +212,9 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             "format_table": FT + (
                 "    import os\n"
                 "    os.makedirs('flood', exist_ok=True)\n"
-                "    for i in range(10**7):\n"
-                "        open(f'flood/{i}', 'w').close()\n"),
+                "    for i in range(25_000):  # past the 20,000-file cap, then return: no timeout needed\n"
+                "        open(f'flood/{i}', 'w').close()\n"
+                "    raise NotImplementedError()\n"),
             "bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n",
             "pairwise_sum": PS + "    while True:\n        pass\n"}, base=None),
         # issue 17: restarts and replays come out of one time budget
