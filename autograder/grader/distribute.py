@@ -198,12 +198,16 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
             lessons[name] = client.submit(_lesson, job["lesson"], key=f"lesson-{name}-{tokenize(job['lesson'])}",
                                           pure=True)
     queue, futures = list(todo), {}
+    suspects, alone = [], set()  # jobs whose worker died: each is graded again, alone, at the end
     done = as_completed()
 
     def submit_more():
         slots = sum(int((info.get("resources") or {}).get(RESOURCE, 0))
                     for info in client.scheduler_info(n_workers=-1).get("workers", {}).values())
-        while queue and len(futures) < max(1, slots):
+        if not queue and suspects and not futures:  # a job that killed workers, or shared one with
+            queue.append(suspects.pop(0))          # such a job: now it runs with nothing beside it
+            alone.add(id(queue[0]))
+        while queue and len(futures) < (1 if alone else max(1, slots)):
             job = queue.pop(0)
             fut = client.submit(task, {**job, "lesson": lessons[job["lesson"]["name"]]}, pure=False,
                                 resources={RESOURCE: 1}, retries=0,
@@ -219,6 +223,11 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
             try:
                 outcome = fut.result()
             except KilledWorker:
+                if id(job) not in alone:  # perhaps only a neighbour of the job that kills workers
+                    fut.release()
+                    suspects.append(job)
+                    submit_more()
+                    continue
                 tries = (cluster.allowed_failures or 0) + 1
                 outcome = RuntimeError(f"every worker that graded this notebook died while grading it ({tries} "
                                        "workers; Dask's allowed-failures); not run again")
@@ -235,6 +244,7 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
         print(INTERRUPTED, file=sys.stderr)
         client.cancel(list(futures))
         raise
-    if lost or queue:
-        raise SchedulerError(f"lost the Dask scheduler at {cluster.address}: {lost + len(queue)} notebooks were not "
+    if lost or queue or suspects:
+        missing = lost + len(queue) + len(suspects)
+        raise SchedulerError(f"lost the Dask scheduler at {cluster.address}: {missing} notebooks were not "
                              "graded; every recorded grade is kept, rerun the same command to grade the rest")
