@@ -27,9 +27,11 @@ test: $(STAMP) sandbox lint
 test-fast: $(STAMP) lint
 	$(PY) -m pytest -q tests/test_grader_core.py tests/test_project.py
 
-## make lint: ruff, configured in pyproject.toml
+## make lint: ruff's rules and ruff's formatting, configured in pyproject.toml (`ruff format .` fixes
+## the formatting)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 ## make sandbox: bubblewrap, the namespaces every student process is graded in (Debian's package,
 ## installed as root where missing, as `make browser` does Chromium; elsewhere the grader says

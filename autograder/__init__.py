@@ -1,4 +1,5 @@
 """The course's tooling: release (nbgrader generate_assignment), grading, and checks."""
+
 import os
 import sys
 from pathlib import Path

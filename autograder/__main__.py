@@ -1,4 +1,5 @@
 """Command line: python -m autograder {release,grade,check,run,publish}."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,11 +12,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["report"]:  # its options live with it: autograder/report.py
         from .report import main as report_main
+
         return report_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("report", help="OUT [--roster ROSTER.csv]: the class report (OUT/report.html) and "
-                                  "LMS exports, rebuilt from OUT/ alone")
+    sub.add_parser(
+        "report",
+        help="OUT [--roster ROSTER.csv]: the class report (OUT/report.html) and LMS exports, rebuilt from OUT/ alone",
+    )
 
     p = sub.add_parser("release", help="regenerate notebooks/ from solutions/")
     p.add_argument("--check", action="store_true", help="exit non-zero if the committed release is stale")
@@ -24,9 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("submissions", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS|local:N",
-                   help="grade on a Dask cluster's workers: tcp://host:8786, a scheduler file, or local:N "
-                        "for N worker processes here (docs/SCALING.md)")
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS|local:N",
+        help="grade on a Dask cluster's workers: tcp://host:8786, a scheduler file, or local:N "
+        "for N worker processes here (docs/SCALING.md)",
+    )
     _settings_arguments(p, jobs=True)
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
@@ -42,13 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "release":
         from .release import release
+
         return release(check=args.check)
     if args.command == "grade":
         from .grader import grade, print_table
+
         if not args.submissions.is_dir():
             print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
             return 2
         from .grader.distribute import SchedulerError
+
         if args.scheduler and args.jobs:
             print("--jobs N grades here, --scheduler on a cluster's workers: give one of them", file=sys.stderr)
             return 2
@@ -60,16 +71,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         print_table(results)
-        print(f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
-              f"and the nbgrader gradebook {args.out / 'gradebook.db'}")
+        print(
+            f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
+            f"and the nbgrader gradebook {args.out / 'gradebook.db'}"
+        )
         return 0
     if args.command == "check":
         return check(args.notebook, _settings(args))
     if args.command == "run":
         from .build import run
+
         return run(jobs=args.jobs)
     if args.command == "publish":
         from .publish import main as publish
+
         return publish([str(args.dir)])
     return 2
 
@@ -77,27 +92,50 @@ def main(argv: list[str] | None = None) -> int:
 def _settings_arguments(p, jobs: bool) -> None:
     """The grading limits on the command line; defaults from autograder/grader/settings.py."""
     from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
+
     d, lim = Settings(), Limits()
     if jobs:
         p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
         p.add_argument("--seed", type=int, default=None, help="the run's seed, recorded in OUT/run.json")
-    p.add_argument("--timeout", type=float, default=d.cell_timeout,
-                   help=f"seconds per test cell, the student's calls included (default {d.cell_timeout:g})")
-    p.add_argument("--notebook-timeout", type=float, default=d.notebook_timeout,
-                   help=f"seconds per notebook, restarts and replays included (default {d.notebook_timeout:g})")
-    p.add_argument("--memory", type=float, default=lim.memory_bytes / GiB,
-                   help=f"GiB of address space for the student's process (default {lim.memory_bytes / GiB:g})")
-    p.add_argument("--emulate", choices=EMULATION_MODES, default=d.emulation,
-                   help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
-                        "bf16 pass) or a GPU (TF32), or as the host computes them (none)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=d.cell_timeout,
+        help=f"seconds per test cell, the student's calls included (default {d.cell_timeout:g})",
+    )
+    p.add_argument(
+        "--notebook-timeout",
+        type=float,
+        default=d.notebook_timeout,
+        help=f"seconds per notebook, restarts and replays included (default {d.notebook_timeout:g})",
+    )
+    p.add_argument(
+        "--memory",
+        type=float,
+        default=lim.memory_bytes / GiB,
+        help=f"GiB of address space for the student's process (default {lim.memory_bytes / GiB:g})",
+    )
+    p.add_argument(
+        "--emulate",
+        choices=EMULATION_MODES,
+        default=d.emulation,
+        help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
+        "bf16 pass) or a GPU (TF32), or as the host computes them (none)",
+    )
 
 
 def _settings(args):
     import dataclasses
     from .grader.settings import GiB, Limits, Settings
-    return Settings(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout, emulation=args.emulate,
-                    jobs=getattr(args, "jobs", None), seed=getattr(args, "seed", None),
-                    limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)))
+
+    return Settings(
+        cell_timeout=args.timeout,
+        notebook_timeout=args.notebook_timeout,
+        emulation=args.emulate,
+        jobs=getattr(args, "jobs", None),
+        seed=getattr(args, "seed", None),
+        limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)),
+    )
 
 
 def lesson_of(notebook: Path) -> str | None:
@@ -134,8 +172,10 @@ def check(notebook: Path, settings) -> int:
         return 2
     lesson = lesson_of(notebook)
     if lesson is None:
-        print(f"{notebook.name}: not a notebook of this course's lessons ({', '.join(lessons())}); "
-              "check the notebook you downloaded from notebooks/, with your answers filled in")
+        print(
+            f"{notebook.name}: not a notebook of this course's lessons ({', '.join(lessons())}); "
+            "check the notebook you downloaded from notebooks/, with your answers filled in"
+        )
         return 2
     if lesson != notebook.stem:
         print(f"{notebook.name}: checking it as {lesson} (recognised by its exercises)\n")

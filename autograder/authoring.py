@@ -12,6 +12,7 @@ Conventions (checked by ``tests/test_lesson_structure.py``):
   (grade=True, locked=True, points > 0); the hidden one wraps its body in
   ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS`` below a visible docstring.
 """
+
 from __future__ import annotations
 
 import re

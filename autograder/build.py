@@ -4,6 +4,7 @@ Executed copies go to build/executed/<lesson>.ipynb and build/html/<lesson>.html
 runs in its own scratch folder under build/run/ so nothing it writes lands in the repository.
 When examples/submissions/ exists, the bundled example class is graded into build/grades/.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -44,8 +45,7 @@ def execute_lesson(lesson: str, timeout: int = 600) -> dict:
     nbformat.write(nb, str(BUILD / "executed" / f"{lesson}.ipynb"))
     body, _ = HTMLExporter().from_notebook_node(nb)
     (BUILD / "html" / f"{lesson}.html").write_text(body)
-    return {"lesson": lesson, "seconds": seconds, "errors": errors, "figures": figures,
-            "summary": "".join(summary)}
+    return {"lesson": lesson, "seconds": seconds, "errors": errors, "figures": figures, "summary": "".join(summary)}
 
 
 def run(jobs: int | None = None) -> int:
@@ -60,8 +60,10 @@ def run(jobs: int | None = None) -> int:
         reports = list(pool.map(execute_lesson, names))
     print(f"\n{'lesson':<28} {'seconds':>7} {'figures':>7}  result")
     for r in reports:
-        print(f"{r['lesson']:<28} {r['seconds']:>7.1f} {r['figures']:>7}  "
-              + ("ok" if not r["errors"] else f"{len(r['errors'])} error(s): {r['errors'][0]}"))
+        print(
+            f"{r['lesson']:<28} {r['seconds']:>7.1f} {r['figures']:>7}  "
+            + ("ok" if not r["errors"] else f"{len(r['errors'])} error(s): {r['errors'][0]}")
+        )
     for r in reports:
         if r["summary"]:
             print(f"\n--- {r['lesson']} ---\n{r['summary'].rstrip()}")
@@ -70,10 +72,10 @@ def run(jobs: int | None = None) -> int:
     examples = ROOT / "examples" / "submissions"
     if examples.is_dir():
         from .grader import Settings, grade, print_table
+
         print("\nGrading the bundled example class (examples/submissions/)...")
         print_table(grade(examples, BUILD / "grades", Settings(jobs=jobs), quiet=True))
         print(f"Gradebook: {BUILD / 'grades' / 'grades.csv'}")
         print(f"Class report: {BUILD / 'grades' / 'report.html'}")
-    print(f"\nDone in {time.perf_counter() - t0:.0f} s. Executed notebooks: build/executed/, "
-          f"HTML: build/html/.")
+    print(f"\nDone in {time.perf_counter() - t0:.0f} s. Executed notebooks: build/executed/, HTML: build/html/.")
     return 1 if failed else 0

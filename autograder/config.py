@@ -3,6 +3,7 @@
 ``nbgrader_config.py`` at the repository root loads :func:`nbgrader_config` so that nbgrader's own
 command line and JupyterLab's formgrader see the same settings as ``python -m autograder``.
 """
+
 from __future__ import annotations
 
 import tomllib
@@ -34,14 +35,15 @@ def colab_url(lesson: str, root: Path = ROOT, repository: str | None = None) -> 
     """The lesson's Open-in-Colab URL in ``repository`` (default: ``[tool.course] repository``)."""
     s = course_settings(root)
     repo = (repository or s["repository"]).removeprefix("https://github.com/").strip("/")
-    return (f"https://colab.research.google.com/github/{repo}/blob/{s['branch']}/"
-            f"{RELEASE_DIR}/{lesson}/{lesson}.ipynb")
+    return f"https://colab.research.google.com/github/{repo}/blob/{s['branch']}/{RELEASE_DIR}/{lesson}/{lesson}.ipynb"
 
 
 def colab_badge(lesson: str, root: Path = ROOT, repository: str | None = None) -> str:
-    return (f'<a href="{colab_url(lesson, root, repository)}" target="_parent">'
-            '<img src="https://colab.research.google.com/assets/colab-badge.svg" '
-            'alt="Open In Colab"/></a>')
+    return (
+        f'<a href="{colab_url(lesson, root, repository)}" target="_parent">'
+        '<img src="https://colab.research.google.com/assets/colab-badge.svg" '
+        'alt="Open In Colab"/></a>'
+    )
 
 
 def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:

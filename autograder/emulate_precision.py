@@ -29,11 +29,14 @@ def _course_emulate_precision(mode):
 
     try:
         from jax._src.lax import lax as _lax
+
         original = _lax.dot
         Precision, Preset, canonicalize = _lax.Precision, _lax.DotAlgorithmPreset, _lax.canonicalize_precision
     except (ImportError, AttributeError) as exc:
-        raise RuntimeError(f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
-                           f"{jax.__version__} ({exc}); use the course's pinned JAX (pyproject.toml)") from None
+        raise RuntimeError(
+            f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
+            f"{jax.__version__} ({exc}); use the course's pinned JAX (pyproject.toml)"
+        ) from None
 
     def tf32(x):
         """Round float32 to TF32 (1 + 10 mantissa bits), nearest even, by integer arithmetic."""
@@ -69,30 +72,47 @@ def _course_emulate_precision(mode):
             return {Precision.DEFAULT: "bf16", Precision.HIGH: "bf16x3"}.get(top, "exact")
         return {Precision.DEFAULT: "tf32", Precision.HIGH: "tf32"}.get(top, "exact")
 
-    def emulated_dot(lhs, rhs, *, dimension_numbers=None, precision=None,
-                     preferred_element_type=None, out_sharding=None):
+    def emulated_dot(
+        lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None
+    ):
         lhs_a, rhs_a = jnp.asarray(lhs), jnp.asarray(rhs)
         dtypes = {lhs_a.dtype, rhs_a.dtype}
         small_floats = {jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16), jnp.dtype(jnp.float16)}
         if jnp.dtype(jnp.float32) not in dtypes or not dtypes <= small_floats:
             # bf16 x bf16, int8 x int8, float64...: the device computes these as written
-            return original(lhs, rhs, dimension_numbers=dimension_numbers, precision=precision,
-                            preferred_element_type=preferred_element_type, out_sharding=out_sharding)
+            return original(
+                lhs,
+                rhs,
+                dimension_numbers=dimension_numbers,
+                precision=precision,
+                preferred_element_type=preferred_element_type,
+                out_sharding=out_sharding,
+            )
         # f32 x f32, or f32 mixed with bf16/f16 (XLA upcasts the narrow side): a float32 dot
         lhs_a, rhs_a = lhs_a.astype(jnp.float32), rhs_a.astype(jnp.float32)
         how = level(precision)
         out_type = preferred_element_type or jnp.float32
 
         def exact(a, b):
-            return original(a, b, dimension_numbers=dimension_numbers, precision=Precision.HIGHEST,
-                            preferred_element_type=jnp.float32, out_sharding=out_sharding)
+            return original(
+                a,
+                b,
+                dimension_numbers=dimension_numbers,
+                precision=Precision.HIGHEST,
+                preferred_element_type=jnp.float32,
+                out_sharding=out_sharding,
+            )
 
         if how == "exact":
             out = exact(lhs_a, rhs_a)
         elif how == "bf16":  # one MXU pass: bf16 inputs, products exact, f32 accumulation
-            out = original(lhs_a.astype(jnp.bfloat16), rhs_a.astype(jnp.bfloat16),
-                           dimension_numbers=dimension_numbers, preferred_element_type=jnp.float32,
-                           out_sharding=out_sharding)
+            out = original(
+                lhs_a.astype(jnp.bfloat16),
+                rhs_a.astype(jnp.bfloat16),
+                dimension_numbers=dimension_numbers,
+                preferred_element_type=jnp.float32,
+                out_sharding=out_sharding,
+            )
         elif how in ("bf16x3", "tf32x3"):  # split x = hi + lo, drop the lo*lo pass
             r = bf16 if how == "bf16x3" else tf32
             lh, rh = r(lhs_a), r(rhs_a)
@@ -109,21 +129,28 @@ def _course_emulate_precision(mode):
     # einsum called dot_general, which did not go through lax.dot): probe each with 1 + 2^-12,
     # which bf16 and TF32 both round to 1, so an emulated DEFAULT-precision dot gives exactly 2.
     a, b = jnp.full((1, 2), 1 + 2.0**-12, jnp.float32), jnp.ones((2, 1), jnp.float32)
-    routes = {"jax.numpy.dot": jnp.dot, "@": lambda p, q: p @ q, "jax.numpy.matmul": jnp.matmul,
-              "jax.numpy.einsum": lambda p, q: jnp.einsum("ik,kj->ij", p, q),
-              "jax.lax.dot_general": lambda p, q: jax.lax.dot_general(p, q, (((1,), (0,)), ((), ()))),
-              "jax.jit(jax.numpy.dot)": jax.jit(jnp.dot)}
+    routes = {
+        "jax.numpy.dot": jnp.dot,
+        "@": lambda p, q: p @ q,
+        "jax.numpy.matmul": jnp.matmul,
+        "jax.numpy.einsum": lambda p, q: jnp.einsum("ik,kj->ij", p, q),
+        "jax.lax.dot_general": lambda p, q: jax.lax.dot_general(p, q, (((1,), (0,)), ((), ()))),
+        "jax.jit(jax.numpy.dot)": jax.jit(jnp.dot),
+    }
     escaped = [name for name, f in routes.items() if float(f(a, b)[0, 0]) != 2.0]
     if escaped:
         _lax.dot = jax.lax.dot = original
-        raise RuntimeError(f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
-                           f"{jax.__version__}: {', '.join(escaped)} do not go through jax.lax.dot; "
-                           "use the course's pinned JAX (pyproject.toml)")
+        raise RuntimeError(
+            f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
+            f"{jax.__version__}: {', '.join(escaped)} do not go through jax.lax.dot; "
+            "use the course's pinned JAX (pyproject.toml)"
+        )
     os.environ["COURSE_EMULATED_PRECISION"] = mode
 
 
 def _course_emulation_mode():
     import os
+
     return os.environ.get("COURSE_EMULATE", "").lower()
 
 
@@ -137,6 +164,7 @@ if _course_emulation_mode() in ("tpu", "gpu"):
         # without emulation. A kernel that cannot grade as asked stops instead, saying why.
         import os as _os
         import sys as _sys
+
         print(f"emulate_precision.py: {_course_exc}", file=_sys.__stderr__, flush=True)
         _os._exit(3)
 del _course_emulate_precision, _course_emulation_mode

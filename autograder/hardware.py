@@ -15,6 +15,7 @@ It writes OUT/hardware.json and OUT/hardware.md (the table the README quotes) an
 notebook fails (or, on a TPU, a device-only wrong answer passes). Beside JAX, only nbformat,
 nbclient and an IPython kernel are needed (no nbgrader). How to run it: docs/HARDWARE.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,7 @@ from .notebooks import ROOT, cell_errors, execute, lessons
 
 CELL_TIMEOUT = 600
 
-PROBE = r'''
+PROBE = r"""
 import json, jax, jax.numpy as jnp, numpy as np
 k1, k2 = jax.random.split(jax.random.PRNGKey(0))
 x = jax.random.normal(k1, (512, 512), jnp.float32); w = jax.random.normal(k2, (512, 512), jnp.float32)
@@ -54,22 +55,25 @@ references = {"exact": err(jnp.dot(x, w, precision="highest")),
               "one bf16 pass": err(round_mantissa(x, 7) @ round_mantissa(w, 7))}
 print(json.dumps({"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind,
                   "jax": jax.__version__, "errors": errors, "references": references}))
-'''
+"""
 
 
 def probe(prelude: str = "", env: dict | None = None) -> dict:
     """Errors of a 512x512x512 float32 matmul at each precision against float64, and which
     arithmetic DEFAULT is closest to (in log ratio of the max error). ``prelude`` runs first (the
     tests put the precision emulation there)."""
-    proc = subprocess.run([sys.executable, "-c", prelude + "\n" + PROBE], capture_output=True, text=True,
-                          env=env, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", prelude + "\n" + PROBE], capture_output=True, text=True, env=env, timeout=600
+    )
     if proc.returncode:
         raise RuntimeError(f"probe failed: {proc.stderr[-2000:]}")
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     import math
+
     default = max(result["errors"]["default"], 1e-300)
-    result["default_is"] = min(result["references"], key=lambda k: abs(
-        math.log(default / max(result["references"][k], 1e-300))))
+    result["default_is"] = min(
+        result["references"], key=lambda k: abs(math.log(default / max(result["references"][k], 1e-300)))
+    )
     return result
 
 
@@ -78,10 +82,18 @@ def run_notebook(path: Path, cwd: Path) -> dict:
     start = time.perf_counter()
     nb, crash = execute(nbformat.read(str(path), as_version=4), cwd, CELL_TIMEOUT)
     seconds = time.perf_counter() - start
-    errors = [{"cell": i, "grade_id": gid, "error": f"{ename}: {evalue[:300]}"}
-              for i, gid, ename, evalue in cell_errors(nb)]
-    first_line = next((o["text"].strip().splitlines()[0] for c in nb.cells for o in c.get("outputs", [])
-                       if o.get("output_type") == "stream" and o.get("text", "").strip()), None)
+    errors = [
+        {"cell": i, "grade_id": gid, "error": f"{ename}: {evalue[:300]}"} for i, gid, ename, evalue in cell_errors(nb)
+    ]
+    first_line = next(
+        (
+            o["text"].strip().splitlines()[0]
+            for c in nb.cells
+            for o in c.get("outputs", [])
+            if o.get("output_type") == "stream" and o.get("text", "").strip()
+        ),
+        None,
+    )
     if crash:
         errors.append({"cell": None, "grade_id": "", "error": crash})
     return {"ok": not errors, "seconds": round(seconds, 1), "errors": errors, "first_line": first_line}
@@ -95,25 +107,41 @@ def device_only_mutants(lesson: str, backend: str, cwd: Path) -> list[dict]:
     if not mutants:
         return []
     _, results = grade_variants(lesson, mutants, "none", solution_tests=False)  # the device's own arithmetic
-    return [{"function": r.function, "why": r.why, "only_under": m["only_under"],
-             "caught": r.own_hidden_failed, "failed_tests": r.failed_tests,
-             "must_be_caught": m["only_under"] == backend}
-            for m, r in zip(mutants, results)]
+    return [
+        {
+            "function": r.function,
+            "why": r.why,
+            "only_under": m["only_under"],
+            "caught": r.own_hidden_failed,
+            "failed_tests": r.failed_tests,
+            "must_be_caught": m["only_under"] == backend,
+        }
+        for m, r in zip(mutants, results)
+    ]
 
 
 def markdown(report: dict) -> str:
     p = report["probe"]
     e, r = p["errors"], p["references"]
-    lines = [f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`, "
-             f"JAX {p['jax']}, Python {report['python']}.", "",
-             f"Probe (512x512x512 float32 matmul, max abs error against float64): DEFAULT {e['default']:.2e}, "
-             f"HIGH {e['high']:.2e}, HIGHEST {e['highest']:.2e}; TF32 inputs would give "
-             f"{r['tf32 inputs']:.2e}, one bf16 pass {r['one bf16 pass']:.2e}: "
-             f"**DEFAULT behaves as {p['default_is']}**.", "",
-             "| lesson | solution notebook (hidden tests included) | seconds |", "|---|---|---|"]
+    lines = [
+        f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`, "
+        f"JAX {p['jax']}, Python {report['python']}.",
+        "",
+        f"Probe (512x512x512 float32 matmul, max abs error against float64): DEFAULT {e['default']:.2e}, "
+        f"HIGH {e['high']:.2e}, HIGHEST {e['highest']:.2e}; TF32 inputs would give "
+        f"{r['tf32 inputs']:.2e}, one bf16 pass {r['one bf16 pass']:.2e}: "
+        f"**DEFAULT behaves as {p['default_is']}**.",
+        "",
+        "| lesson | solution notebook (hidden tests included) | seconds |",
+        "|---|---|---|",
+    ]
     for name, res in report["lessons"].items():
-        status = "passed" if res["ok"] else "FAILED: " + "; ".join(
-            f"{x['grade_id'] or 'cell ' + str(x['cell'])}: {x['error'][:120]}" for x in res["errors"])
+        status = (
+            "passed"
+            if res["ok"]
+            else "FAILED: "
+            + "; ".join(f"{x['grade_id'] or 'cell ' + str(x['cell'])}: {x['error'][:120]}" for x in res["errors"])
+        )
         lines.append(f"| {name} | {status} | {res['seconds']} |")
     mutants = [(name, m) for name, ms in report["mutants"].items() for m in ms]
     if mutants:
@@ -124,16 +152,20 @@ def markdown(report: dict) -> str:
 
 def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    report = {"date": datetime.date.today().isoformat(), "python": sys.version.split()[0],
-              "probe": probe(), "lessons": {}, "mutants": {}}
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "python": sys.version.split()[0],
+        "probe": probe(),
+        "lessons": {},
+        "mutants": {},
+    }
     backend = report["probe"]["backend"]
     print(json.dumps(report["probe"], indent=1), flush=True)
     for name in lessons(root):
         with tempfile.TemporaryDirectory() as tmp:
             res = run_notebook(root / "solutions" / name / f"{name}.ipynb", Path(tmp))
         report["lessons"][name] = res
-        print(f"{name}: {'passed' if res['ok'] else 'FAILED'} in {res['seconds']} s {res['errors'] or ''}",
-              flush=True)
+        print(f"{name}: {'passed' if res['ok'] else 'FAILED'} in {res['seconds']} s {res['errors'] or ''}", flush=True)
         if mutants and root == ROOT:
             with tempfile.TemporaryDirectory() as tmp:
                 report["mutants"][name] = device_only_mutants(name, backend, Path(tmp))
@@ -146,8 +178,9 @@ def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.hardware", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.hardware", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="probe, run every solution notebook, write OUT/hardware.{json,md}")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")

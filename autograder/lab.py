@@ -16,6 +16,7 @@ works on a course root inside the server root.
 tests/test_lab_e2e.py uses :func:`course_copy`, :func:`populate_gradebook` and :func:`start_lab`
 to run the same server on a scratch copy of the course.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -66,8 +67,9 @@ def stale_lessons(course: Path = ROOT) -> list[str]:
     db = course / GRADEBOOK
     known = gradebook_lessons(db)
     mtime = db.stat().st_mtime if db.exists() else 0.0
-    return [n for n in lessons(course) if n not in known
-            or (course / SOURCE_DIR / n / f"{n}.ipynb").stat().st_mtime > mtime]
+    return [
+        n for n in lessons(course) if n not in known or (course / SOURCE_DIR / n / f"{n}.ipynb").stat().st_mtime > mtime
+    ]
 
 
 def populate_gradebook(course: Path = ROOT, names: list[str] | None = None) -> list[str]:
@@ -101,20 +103,33 @@ def free_port() -> int:
 
 def lab_command(course: Path, extra: list[str] = ()) -> list[str]:
     """The ``jupyter lab`` command line for a course directory (no update or news checks)."""
-    return [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={course}",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.news_url=None",
-            *(["--ServerApp.allow_root=True"] if os.geteuid() == 0 else []),  # CI runs as root
-            *extra]
+    return [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={course}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.news_url=None",
+        *(["--ServerApp.allow_root=True"] if os.geteuid() == 0 else []),  # CI runs as root
+        *extra,
+    ]
 
 
-def start_lab(course: Path, port: int, token: str, env: dict | None = None, log=None,
-              timeout: float = 60) -> subprocess.Popen:
+def start_lab(
+    course: Path, port: int, token: str, env: dict | None = None, log=None, timeout: float = 60
+) -> subprocess.Popen:
     """Start JupyterLab headless on 127.0.0.1:port with a token; return once its API answers."""
-    cmd = lab_command(course, ["--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-                               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"])
-    proc = subprocess.Popen(cmd, cwd=course, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    cmd = lab_command(
+        course,
+        [
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}",
+        ],
+    )
+    proc = subprocess.Popen(cmd, cwd=course, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}/api/status?token={token}"
     deadline = time.monotonic() + timeout
     while True:
@@ -153,16 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     argv = [a for a in argv if a != "--prepare"]
     stale = stale_lessons(ROOT)
     if stale:
-        print(f"Recording {', '.join(stale)} in {GRADEBOOK} (nbgrader generate_assignment) ...",
-              flush=True)
+        print(f"Recording {', '.join(stale)} in {GRADEBOOK} (nbgrader generate_assignment) ...", flush=True)
         populate_gradebook(ROOT, stale)
     ensure_exchange(ROOT)
     if prepare_only:
         print(f"{GRADEBOOK} and {EXCHANGE}/ are ready for nbgrader's commands.")
         return 0
-    print("JupyterLab on the course: nbgrader menu > Formgrader (instructors), Assignment List; "
-          "Validate in each notebook's toolbar. Regenerate notebooks/ with `make release`, "
-          "not the formgrader's Generate button. Ctrl-C stops it.", flush=True)
+    print(
+        "JupyterLab on the course: nbgrader menu > Formgrader (instructors), Assignment List; "
+        "Validate in each notebook's toolbar. Regenerate notebooks/ with `make release`, "
+        "not the formgrader's Generate button. Ctrl-C stops it.",
+        flush=True,
+    )
     os.chdir(ROOT)  # nbgrader's server extensions read nbgrader_config.py from here
     cmd = lab_command(ROOT, argv)
     os.execv(cmd[0], cmd)

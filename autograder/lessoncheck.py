@@ -14,6 +14,7 @@ swaps each answer listed in CANDIDATES.py (lists MUTANTS, CORRECT or WRONG of di
 ``function, why, source``) into the solution and prints which test cells fail (not their code),
 optionally under emulated TPU or GPU matmul precision.
 """
+
 from __future__ import annotations
 
 import ast
@@ -50,8 +51,11 @@ def execute(nb, cwd: Path | None = None, env: dict | None = None):
 
 def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
     """Errors a student version may not show: anything but NotImplementedError outside test cells."""
-    return [(i, gid, ename) for i, gid, ename in cell_errors(executed)
-            if ename != "NotImplementedError" and not gid.startswith("test_")]
+    return [
+        (i, gid, ename)
+        for i, gid, ename in cell_errors(executed)
+        if ename != "NotImplementedError" and not gid.startswith("test_")
+    ]
 
 
 def emulation_env(folder: Path, mode: str) -> dict:
@@ -114,6 +118,7 @@ def _names_reaching(source: str, names: set[str]) -> set[str]:
     """Names that a non-test cell defines and that can call one of ``names`` later: functions and
     classes whose code mentions one, and variables bound to an expression that mentions one
     without calling it (``step = jax.jit(f)``, ``g = f``); a variable holding a result cannot call."""
+
     def mentions(node):
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and sub.id in names:
@@ -124,8 +129,7 @@ def _names_reaching(source: str, names: set[str]) -> set[str]:
 
     def uncalled(node):
         called = {id(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
-        return any(isinstance(sub, ast.Name) and sub.id in names and id(sub) not in called
-                   for sub in ast.walk(node))
+        return any(isinstance(sub, ast.Name) and sub.id in names and id(sub) not in called for sub in ast.walk(node))
 
     try:
         tree = ast.parse(source)
@@ -156,12 +160,21 @@ def reachable_tests(nb, function: str) -> set[str]:
                 if new:
                     names |= new
                     changed = True
-    return {cell_grade_id(c) for c in code if cell_grade_id(c).startswith("test_")
-            and any(re.search(rf"\b{re.escape(n)}\b", c.source) for n in names)}
+    return {
+        cell_grade_id(c)
+        for c in code
+        if cell_grade_id(c).startswith("test_") and any(re.search(rf"\b{re.escape(n)}\b", c.source) for n in names)
+    }
 
 
-def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
-                   alternatives: list[dict] = (), root: Path = ROOT, solution_tests: bool = True):
+def grade_variants(
+    lesson: str,
+    candidates: list[dict],
+    emulation: str = "tpu",
+    alternatives: list[dict] = (),
+    root: Path = ROOT,
+    solution_tests: bool = True,
+):
     """Grade each candidate answer exactly as the grader does (autograder/grader): the solution
     submitted through the definitions-only plan, the sandboxed student process and the trusted
     checker; then each candidate swapped into the student's process in turn, the test cells that
@@ -177,9 +190,15 @@ def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
     source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
     release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)
     from .notebooks import fill_answers
+
     plan = build_plan(source, release, fill_answers(release, source))
-    protected = Protected([c.source for c in source.cells if c.cell_type == "code"
-                           and not cell_grade_id(c).startswith(("answer_", "test_"))])
+    protected = Protected(
+        [
+            c.source
+            for c in source.cells
+            if c.cell_type == "code" and not cell_grade_id(c).startswith(("answer_", "test_"))
+        ]
+    )
     index = {t.grade_id: i for i, t in enumerate(plan.tests)}
     original = dict(plan.student_cells)
     variants = []
@@ -188,8 +207,14 @@ def grade_variants(lesson: str, candidates: list[dict], emulation: str = "tpu",
         reach = own if m.get("_own_tests_only") else reachable_tests(source, m["function"]) | own
         label = f"answer_{m['function']}"
         code, _, _ = definitions_only(m["source"], protected)
-        variants.append({"cells": [[label, code]], "restore": [[label, original.get(label, "")]],
-                         "tests": sorted(index[g] for g in reach if g in index), "names": [m["function"]]})
+        variants.append(
+            {
+                "cells": [[label, code]],
+                "restore": [[label, original.get(label, "")]],
+                "tests": sorted(index[g] for g in reach if g in index),
+                "names": [m["function"]],
+            }
+        )
     settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
     records, _ = run_checker(plan, settings, root, variants, start_at=0 if solution_tests else len(plan.tests))
     results = []
@@ -224,8 +249,7 @@ def try_answers(path: Path, candidates_file: Path, mode: str | None) -> int:
 
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "--try":  # --try CANDIDATES.py solutions/NN/NN.ipynb [tpu|gpu]
-        return try_answers(Path(argv[2]).resolve(), Path(argv[1]).resolve(),
-                           argv[3] if len(argv) > 3 else None)
+        return try_answers(Path(argv[2]).resolve(), Path(argv[1]).resolve(), argv[3] if len(argv) > 3 else None)
     path = Path(argv[0]).resolve()
     lesson = path.stem
     nb = nbformat.read(str(path), as_version=4)
@@ -240,8 +264,10 @@ def main(argv: list[str]) -> int:
     t0 = time.perf_counter()
     stub = execute(student_version(nb))
     bad = disallowed_student_errors(stub)
-    print(f"student version ran in {time.perf_counter() - t0:.1f} s; "
-          f"errors: {cell_errors(stub)}; disallowed: {bad or 'none'}")
+    print(
+        f"student version ran in {time.perf_counter() - t0:.1f} s; "
+        f"errors: {cell_errors(stub)}; disallowed: {bad or 'none'}"
+    )
     ok &= not bad
 
     mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
@@ -250,10 +276,10 @@ def main(argv: list[str]) -> int:
     failed = [r.grade_id for r in records if r.state != "ok"]
     print(f"  graded by the grader, the solution fails: {failed or 'nothing'}")
     ok &= not failed
-    for r in results[:len(mutants)]:
+    for r in results[: len(mutants)]:
         print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
-    for r in results[len(mutants):]:
+    for r in results[len(mutants) :]:
         print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= not r.failed_tests
     tpu_only = emulated_mutants(mutants, "tpu")

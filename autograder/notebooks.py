@@ -1,4 +1,5 @@
 """Small helpers on nbgrader notebooks shared by the release, the grader and the tests."""
+
 from __future__ import annotations
 
 import copy
@@ -35,8 +36,7 @@ def lessons(root: Path = ROOT) -> list[str]:
     COURSE_LESSONS=02_matmul_accumulation,03_int8_quantization restricts every command to those
     lessons (handy while authoring one).
     """
-    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb")
-                   if p.stem == p.parent.name)
+    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb") if p.stem == p.parent.name)
     only = [n for n in os.environ.get("COURSE_LESSONS", "").split(",") if n]
     return [n for n in names if n in only] if only else names
 
@@ -47,9 +47,11 @@ def execute(nb, cwd: Path, timeout: int = 300, env: dict | None = None):
     stopped early or None: a dead kernel, a cell past ``timeout``). The one place notebooks are
     executed (lessoncheck, make run, the hardware run)."""
     from nbclient import NotebookClient
+
     nb = copy.deepcopy(nb)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(cwd)}})
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(cwd)}}
+    )
     try:
         client.execute(**({"env": {**os.environ, **env}} if env else {}))
     except Exception as exc:  # noqa: BLE001  a dead kernel or a cell past its timeout
@@ -59,9 +61,12 @@ def execute(nb, cwd: Path, timeout: int = 300, env: dict | None = None):
 
 def cell_errors(nb) -> list[tuple[int, str, str, str]]:
     """(index, grade_id, ename, evalue) of every code cell whose output holds an error."""
-    return [(i, cell_grade_id(cell), out.get("ename", ""), str(out.get("evalue", "")))
-            for i, cell in enumerate(nb.cells) for out in cell.get("outputs", [])
-            if out.get("output_type") == "error"]
+    return [
+        (i, cell_grade_id(cell), out.get("ename", ""), str(out.get("evalue", "")))
+        for i, cell in enumerate(nb.cells)
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "error"
+    ]
 
 
 def student_version(nb):
@@ -82,16 +87,18 @@ def student_version(nb):
 
 def solution_code(cell_source: str) -> str:
     """An answer cell's source with nbgrader's solution markers removed."""
-    return "\n".join(line for line in cell_source.splitlines()
-                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    return "\n".join(
+        line for line in cell_source.splitlines() if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")
+    )
 
 
 def fill_answers(student_nb, source_nb, overrides: dict[str, str] | None = None):
     """A submission: the student release with every answer cell filled in from the source
     notebook, except the functions in ``overrides`` ({function: code}), which get that code."""
     overrides = overrides or {}
-    answers = {cell_grade_id(c): solution_code(c.source) for c in source_nb.cells
-               if cell_grade_id(c).startswith("answer_")}
+    answers = {
+        cell_grade_id(c): solution_code(c.source) for c in source_nb.cells if cell_grade_id(c).startswith("answer_")
+    }
     nb = copy.deepcopy(student_nb)
     for cell in nb.cells:
         gid = cell_grade_id(cell)

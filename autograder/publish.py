@@ -18,6 +18,7 @@ DIR must be missing, empty, or a previous publish (a clone of the student reposi
 whose names start with ``.git`` are left alone). Anything else in it makes publish refuse before
 it deletes anything, so that a mistyped DIR costs nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -100,16 +101,16 @@ def requirements(root: Path = ROOT) -> str:
     missing = set(STUDENT_PACKAGES) - {package_name(p) for p in chosen}
     if missing:
         raise PublishError(f"pyproject.toml lists no {', '.join(sorted(missing))}: update STUDENT_PACKAGES")
-    return "# What the notebooks need on your own machine: pip install -r requirements.txt\n" + \
-        "\n".join(chosen) + "\n"
+    return "# What the notebooks need on your own machine: pip install -r requirements.txt\n" + "\n".join(chosen) + "\n"
 
 
 def student_readme(root: Path = ROOT, repository: str | None = None) -> str:
     with open(root / "pyproject.toml", "rb") as f:
         licence = tomllib.load(f)["project"].get("license", {}).get("text", "")
     named = f"{licence} (see [LICENSE](LICENSE))" if licence else "see [LICENSE](LICENSE)"
-    return STUDENT_README.format(intro=intro(root), table=lessons_table(root, repository),
-                                 licence=f"The course is licensed under {named}.")
+    return STUDENT_README.format(
+        intro=intro(root), table=lessons_table(root, repository), licence=f"The course is licensed under {named}."
+    )
 
 
 def check_target(out: Path) -> None:
@@ -120,17 +121,21 @@ def check_target(out: Path) -> None:
         return
     foreign = sorted(p.name for p in out.iterdir() if p.name not in OWNED and not p.name.startswith(".git"))
     if foreign:
-        raise PublishError(f"{out} holds {', '.join(foreign[:8])}{' ...' if len(foreign) > 8 else ''}, "
-                           "which publish did not write; give it an empty folder, a new one, or a "
-                           "clone of the student repository (nothing was changed)")
+        raise PublishError(
+            f"{out} holds {', '.join(foreign[:8])}{' ...' if len(foreign) > 8 else ''}, "
+            "which publish did not write; give it an empty folder, a new one, or a "
+            "clone of the student repository (nothing was changed)"
+        )
 
 
 def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
     """Files of the fresh release (badges opening ``repository``) that are not the committed
     notebooks/ with its badge URLs pointed at ``repository``."""
+
     def badge_moved(rel: Path, data: bytes) -> bytes:
         lesson = rel.parts[0]
         return data.replace(colab_url(lesson, root).encode(), colab_url(lesson, root, repository).encode())
+
     return release_differences(fresh, root / RELEASE_DIR, badge_moved)
 
 
@@ -147,8 +152,10 @@ def publish(out: Path, root: Path = ROOT) -> list[str]:
         names = build_release(fresh, root, repository=repository)
         problems = unreleased(fresh, root, repository)
         if problems:
-            raise PublishError("\n".join(problems) + f"\nThe committed {RELEASE_DIR}/ is not the release of "
-                               "solutions/: run `python -m autograder release`, commit, then publish")
+            raise PublishError(
+                "\n".join(problems) + f"\nThe committed {RELEASE_DIR}/ is not the release of "
+                "solutions/: run `python -m autograder release`, commit, then publish"
+            )
         readme, reqs = student_readme(root, repository), requirements(root)
         out.mkdir(parents=True, exist_ok=True)
         for name in OWNED:  # a previous publish: replaced as a whole (a dropped lesson goes too)
@@ -167,9 +174,10 @@ def publish(out: Path, root: Path = ROOT) -> list[str]:
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder publish",
-                                     description="Write the student-only course (no solutions/, "
-                                                 "tests/, autograder/, examples/) into DIR.")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder publish",
+        description="Write the student-only course (no solutions/, tests/, autograder/, examples/) into DIR.",
+    )
     parser.add_argument("dir", type=Path, help="an empty folder, a new one, or a clone of the student repository")
     args = parser.parse_args(argv)
     try:
@@ -177,8 +185,10 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     except PublishError as exc:
         print(f"publish: {exc}", file=sys.stderr)
         return 1
-    print(f"Published {len(names)} lessons to {args.dir}/ (badges open {student_repository(root)}): "
-          f"{', '.join(sorted(p.name for p in args.dir.iterdir() if not p.name.startswith('.git')))}")
+    print(
+        f"Published {len(names)} lessons to {args.dir}/ (badges open {student_repository(root)}): "
+        f"{', '.join(sorted(p.name for p in args.dir.iterdir() if not p.name.startswith('.git')))}"
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ configured repository URL (pyproject.toml, [tool.course]). After it, a test cell
 left holding only its docstring (a hidden test) gets a closing ``;`` so that running it displays
 nothing (IPython shows a cell's last bare expression as ``Out[]``); its checksum is recomputed.
 """
+
 from __future__ import annotations
 
 import ast
@@ -21,8 +22,7 @@ from pathlib import Path
 
 import nbformat
 
-from .config import (BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, colab_url,
-                     nbgrader_config)
+from .config import BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, colab_url, nbgrader_config
 from .notebooks import lessons
 
 
@@ -36,8 +36,9 @@ def with_badge(nb, lesson: str, root: Path = ROOT, repository: str | None = None
     return nb
 
 
-def prepare_course(course: Path, root: Path = ROOT, names: list[str] | None = None,
-                   repository: str | None = None) -> list[str]:
+def prepare_course(
+    course: Path, root: Path = ROOT, names: list[str] | None = None, repository: str | None = None
+) -> list[str]:
     """Copy the source notebooks into a scratch nbgrader course, badges filled in."""
     names = names or lessons(root)
     for lesson in names:
@@ -67,8 +68,9 @@ def only_strings(source: str) -> bool:
         body = ast.parse(source).body
     except SyntaxError:
         return False
-    return bool(body) and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
-                              and isinstance(s.value.value, str) for s in body)
+    return bool(body) and all(
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str) for s in body
+    )
 
 
 def quiet_docstring_cells(nb):
@@ -77,8 +79,13 @@ def quiet_docstring_cells(nb):
     from nbgrader.utils import compute_checksum, is_grade, is_solution
 
     for cell in nb.cells:
-        if (cell.cell_type != "code" or not is_grade(cell) or is_solution(cell)
-                or not only_strings(cell.source) or ends_with_semicolon(cell.source)):
+        if (
+            cell.cell_type != "code"
+            or not is_grade(cell)
+            or is_solution(cell)
+            or not only_strings(cell.source)
+            or ends_with_semicolon(cell.source)
+        ):
             continue
         cell.source = cell.source.rstrip() + ";"
         if not ends_with_semicolon(cell.source):  # e.g. a trailing comment swallowed the ';'
@@ -99,14 +106,16 @@ def generate(course: Path, names: list[str], db_path: Path) -> None:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             result = api.generate_assignment(lesson, force=True, create=True)
         if not result["success"]:
-            raise RuntimeError(f"nbgrader generate_assignment {lesson} failed:\n{result['log']}\n"
-                               f"{result.get('error', '')}")
+            raise RuntimeError(
+                f"nbgrader generate_assignment {lesson} failed:\n{result['log']}\n{result.get('error', '')}"
+            )
         for nb_path in (course / RELEASE_DIR / lesson).glob("*.ipynb"):
             nbformat.write(quiet_docstring_cells(nbformat.read(str(nb_path), as_version=4)), str(nb_path))
 
 
-def build_release(out: Path, root: Path = ROOT, db_path: Path | None = None,
-                  repository: str | None = None) -> list[str]:
+def build_release(
+    out: Path, root: Path = ROOT, db_path: Path | None = None, repository: str | None = None
+) -> list[str]:
     """Write the student release for every lesson to ``out`` (one folder per lesson), its badges
     opening ``repository`` (default: ``[tool.course] repository``)."""
     with tempfile.TemporaryDirectory(prefix="course-release-") as tmp:
@@ -132,12 +141,13 @@ def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
     rows = ["| # | lesson | open |", "|---|---|---|"]
     for lesson in lessons(root):
         nb = nbformat.read(str(root / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
-        title = next((line[2:].strip() for line in nb.cells[0].source.splitlines()
-                      if line.startswith("# ")), lesson)
+        title = next((line[2:].strip() for line in nb.cells[0].source.splitlines() if line.startswith("# ")), lesson)
         title = title.split("·", 1)[-1].strip()
-        rows.append(f"| {lesson[:2]} | [{title}]({RELEASE_DIR}/{lesson}/{lesson}.ipynb) | "
-                    f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]"
-                    f"({colab_url(lesson, root, repository)}) |")
+        rows.append(
+            f"| {lesson[:2]} | [{title}]({RELEASE_DIR}/{lesson}/{lesson}.ipynb) | "
+            f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]"
+            f"({colab_url(lesson, root, repository)}) |"
+        )
     return "\n".join(rows)
 
 
@@ -154,8 +164,9 @@ def release_differences(fresh: Path, committed: Path, expected=None) -> list[str
     """Differences between a fresh release and the committed one. ``expected(rel, data)`` maps a
     committed file's bytes to what the fresh file must hold (default: the same bytes)."""
     fresh_files = {p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file()}
-    committed_files = {p.relative_to(committed) for p in committed.rglob("*")
-                       if p.is_file() and ".ipynb_checkpoints" not in p.parts}
+    committed_files = {
+        p.relative_to(committed) for p in committed.rglob("*") if p.is_file() and ".ipynb_checkpoints" not in p.parts
+    }
     problems = [f"missing from {RELEASE_DIR}/: {p}" for p in sorted(fresh_files - committed_files)]
     problems += [f"not generated from {SOURCE_DIR}/: {p}" for p in sorted(committed_files - fresh_files)]
     for rel in sorted(fresh_files & committed_files):
@@ -199,6 +210,7 @@ def release(root: Path = ROOT, check: bool = False) -> int:
         import contextlib
         import io
         import runpy
+
         with contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(str(example_class))["example_class"](root / "examples" / "submissions")
         print("Regenerated the example class built from it: examples/submissions/")

@@ -22,6 +22,7 @@ the words (docstrings, messages, details, timings) and is cross-checked against 
 Every string that came from a submission (a student's folder name, an exception message, a
 detail) is shown as text: HTML-escaped in the page, neutralised by :func:`safe_csv_cell` in CSVs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,8 +80,12 @@ def safe_csv_cell(value) -> str:
 
 
 def _escape_controls(text: str) -> str:
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                                               else f"\\u{ord(m.group()):04x}"), text)
+    return _CONTROL.sub(
+        lambda m: _ESCAPES.get(
+            m.group(), f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
 
 
 def _csv_forms(name: str) -> set[str]:
@@ -89,8 +94,7 @@ def _csv_forms(name: str) -> set[str]:
     return {safe_csv_cell(name), escaped, "'" + escaped}
 
 
-def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False,
-                   lineterminator: str = "\r\n") -> Path:
+def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False, lineterminator: str = "\r\n") -> Path:
     """Write ``rows`` with every cell through :func:`safe_csv_cell`."""
     with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as f:
         w = csv.writer(f, delimiter=delimiter, lineterminator=lineterminator)
@@ -106,6 +110,7 @@ def _fmt(x: float) -> str:
 # ---------------------------------------------------------------------------------------------
 # Reading OUT/
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Check:
@@ -193,13 +198,20 @@ def load(out: Path) -> ClassData:
         key = joins.get((g["student"], g["notebook"]), (g["student"], g["notebook"]))
         d = by_key.get(key)
         student, notebook = (d["student"], d["notebook"]) if d else key
-        row = Row(student, notebook, _num(g["score"], f"grades.csv line {i}"),
-                  _num(g["max_score"], f"grades.csv line {i}"), g["status"])
+        row = Row(
+            student,
+            notebook,
+            _num(g["score"], f"grades.csv line {i}"),
+            _num(g["max_score"], f"grades.csv line {i}"),
+            g["status"],
+        )
         if d:
             row.detail, row.notes, row.seconds = d.get("detail") or "", list(d.get("notes") or []), d.get("seconds")
             if abs(float(d.get("score", 0)) - row.score) > 1e-9 or d.get("status") != row.status:
-                problems.append(f"{student}/{notebook}: grades.csv says {_fmt(row.score)} {row.status}, "
-                                f"results.json says {_fmt(float(d.get('score', 0)))} {d.get('status')}")
+                problems.append(
+                    f"{student}/{notebook}: grades.csv says {_fmt(row.score)} {row.status}, "
+                    f"results.json says {_fmt(float(d.get('score', 0)))} {d.get('status')}"
+                )
         elif results:
             problems.append(f"{student}/{notebook}: in grades.csv, not in results.json")
         if row.status not in STATUSES:
@@ -217,17 +229,25 @@ def load(out: Path) -> ClassData:
                 problems.append(f"tests.csv line {i}: {t['student']}/{t['notebook']} is not in grades.csv")
                 continue
             info = details.get(key, {}).get(t["grade_id"], {})
-            rows[key].checks.append(Check(
-                t["grade_id"], _num(t["score"], f"tests.csv line {i}"), _num(t["max_score"], f"tests.csv line {i}"),
-                info.get("hidden") if info else None, info.get("doc") or "", info.get("error") or "",
-                info.get("message") or ""))
+            rows[key].checks.append(
+                Check(
+                    t["grade_id"],
+                    _num(t["score"], f"tests.csv line {i}"),
+                    _num(t["max_score"], f"tests.csv line {i}"),
+                    info.get("hidden") if info else None,
+                    info.get("doc") or "",
+                    info.get("error") or "",
+                    info.get("message") or "",
+                )
+            )
     else:
         problems.append("tests.csv is missing: no per-check statistics")
     for row in rows.values():
         total = sum(c.score for c in row.checks)
         if row.checks and abs(total - row.score) > 1e-9:
-            problems.append(f"{row.student}/{row.notebook}: tests.csv sums to {_fmt(total)}, "
-                            f"grades.csv says {_fmt(row.score)}")
+            problems.append(
+                f"{row.student}/{row.notebook}: tests.csv sums to {_fmt(total)}, grades.csv says {_fmt(row.score)}"
+            )
 
     run = None
     if (out / "run.json").is_file():
@@ -242,6 +262,7 @@ def load(out: Path) -> ClassData:
 # ---------------------------------------------------------------------------------------------
 # Statistics (the numbers on the page; the tests recompute them from the CSVs)
 # ---------------------------------------------------------------------------------------------
+
 
 def exercise_of(grade_id: str) -> str:
     m = re.fullmatch(r"test_(.+)_(visible|hidden)", grade_id)
@@ -258,8 +279,17 @@ def cause(row: Row, check: Check) -> str | None:
     if e.startswith("NotImplementedError") or check.message.startswith("NotImplementedError"):
         return "unanswered"  # a hidden check shows the student no type: its message says
     if (row.status == "tampered" and (e.startswith("no points") or "machinery" in e)) or e.startswith(
-            ("not run", "the kernel died", "the student's process", "process limit", "file limit",
-             "no proof", "no baseline", "the checking machinery")):
+        (
+            "not run",
+            "the kernel died",
+            "the student's process",
+            "process limit",
+            "file limit",
+            "no proof",
+            "no baseline",
+            "the checking machinery",
+        )
+    ):
         return "not graded"
     return "wrong"
 
@@ -332,8 +362,9 @@ def check_stats(data: ClassData) -> list[CheckStats]:
         for c in row.checks:
             s = stats.get((row.notebook, c.grade_id))
             if s is None:
-                s = stats[(row.notebook, c.grade_id)] = CheckStats(row.notebook, c.grade_id, c.hidden, c.doc,
-                                                                  c.max_score)
+                s = stats[(row.notebook, c.grade_id)] = CheckStats(
+                    row.notebook, c.grade_id, c.hidden, c.doc, c.max_score
+                )
             s.hidden = s.hidden if s.hidden is not None else c.hidden
             s.doc = s.doc or c.doc
             s.max_score = max(s.max_score, c.max_score)
@@ -351,16 +382,19 @@ def check_stats(data: ClassData) -> list[CheckStats]:
 
 def ranked(stats: list[CheckStats]) -> list[CheckStats]:
     """Checks that cost points to wrong answers, most points first."""
-    return sorted((s for s in stats if s.lost_wrong > 0),
-                  key=lambda s: (-s.lost_wrong, -len(s.wrong), s.lesson, s.grade_id))
+    return sorted(
+        (s for s in stats if s.lost_wrong > 0), key=lambda s: (-s.lost_wrong, -len(s.wrong), s.lesson, s.grade_id)
+    )
 
 
 def ranked_exercises(top: list[CheckStats]) -> list[dict]:
     """Exercises (a function and its visible and hidden checks) by points lost to wrong answers."""
     ex: dict[tuple[str, str], dict] = {}
     for s in top:
-        x = ex.setdefault((s.lesson, s.exercise), {"lesson": s.lesson, "exercise": s.exercise, "lost_wrong": 0.0,
-                                                   "who": set(), "n": 0, "checks": []})
+        x = ex.setdefault(
+            (s.lesson, s.exercise),
+            {"lesson": s.lesson, "exercise": s.exercise, "lost_wrong": 0.0, "who": set(), "n": 0, "checks": []},
+        )
         x["lost_wrong"] += s.lost_wrong
         x["who"] |= {r.student for r, _ in s.wrong}
         x["n"] = max(x["n"], s.n)
@@ -373,6 +407,7 @@ def ranked_exercises(top: list[CheckStats]) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # Figures (matplotlib, no pyplot state, greyscale: grey levels and hatches, never colour alone)
 # ---------------------------------------------------------------------------------------------
+
 
 def _png(fig) -> str:
     buf = io.BytesIO()
@@ -400,8 +435,14 @@ def lesson_figure(lesson: str, st: dict) -> str:
         bins = [b - 0.5 for b in range(int(top) + 2)]
     else:
         bins = 20
-    ax.hist(scores, bins=bins, range=None if isinstance(bins, list) else (0, max(top, 1)),
-            color="0.55", edgecolor="black", linewidth=0.6)
+    ax.hist(
+        scores,
+        bins=bins,
+        range=None if isinstance(bins, list) else (0, max(top, 1)),
+        color="0.55",
+        edgecolor="black",
+        linewidth=0.6,
+    )
     if scores:
         ax.axvline(st["mean"], color="black", linestyle="--", linewidth=1.6, label=f"mean {st['mean']:.1f}")
         ax.axvline(st["median"], color="black", linestyle=":", linewidth=2.2, label=f"median {st['median']:g}")
@@ -442,8 +483,16 @@ def checks_figure(lesson: str, stats: list[CheckStats]) -> str:
                     xs.append(j + (i - (len(present) - 1) / 2) * width)
                     ys.append(100 * s.share)
                     ns.append(f"{s.passed}/{s.n}")
-        bars = ax.bar(xs, ys, width=width * 0.95, color=shade, edgecolor="black", linewidth=0.6,
-                      hatch=hatch, label=f"{label} check")
+        bars = ax.bar(
+            xs,
+            ys,
+            width=width * 0.95,
+            color=shade,
+            edgecolor="black",
+            linewidth=0.6,
+            hatch=hatch,
+            label=f"{label} check",
+        )
         ax.bar_label(bars, labels=ns, padding=2, fontsize=7)
     ax.set_xticks(range(len(exercises)), exercises, rotation=20, ha="right", fontsize=8)
     ax.set_ylim(0, 115)
@@ -461,11 +510,9 @@ def overview_figure(top: list[CheckStats]) -> str:
     labels = [f"{s.lesson[:2]} {s.grade_id}" for s in top]
     shades = ["0.3" if s.hidden else "0.75" for s in top]
     hatches = ["//" if s.hidden else "" for s in top]
-    bars = ax.barh(labels, [s.lost_wrong for s in top], color=shades, hatch=hatches, edgecolor="black",
-                   linewidth=0.6)
+    bars = ax.barh(labels, [s.lost_wrong for s in top], color=shades, hatch=hatches, edgecolor="black", linewidth=0.6)
     labels = [f"{s.lost_wrong:g} pts, {len(s.wrong)} student{'s' * (len(s.wrong) != 1)}" for s in top]
-    ax.bar_label(bars, labels=labels, padding=3,
-                 fontsize=8)
+    ax.bar_label(bars, labels=labels, padding=3, fontsize=8)
     ax.invert_yaxis()
     ax.tick_params(axis="y", labelsize=8)
     ax.set_xlabel("points lost to wrong answers (points, summed over students)")
@@ -478,6 +525,7 @@ def overview_figure(top: list[CheckStats]) -> str:
 # ---------------------------------------------------------------------------------------------
 # The page
 # ---------------------------------------------------------------------------------------------
+
 
 def e(value) -> str:
     return html.escape(str(value), quote=True)
@@ -493,8 +541,12 @@ def _feedback_link(data: ClassData, row: Row, text: str | None = None) -> str:
         exists = False
     if not exists:
         return label
-    href = "feedback/" + urllib.parse.quote(row.student, safe="") + "/" + urllib.parse.quote(
-        f"{row.notebook}.html", safe="")
+    href = (
+        "feedback/"
+        + urllib.parse.quote(row.student, safe="")
+        + "/"
+        + urllib.parse.quote(f"{row.notebook}.html", safe="")
+    )
     return f'<a href="{e(href)}">{label}</a>'
 
 
@@ -533,12 +585,16 @@ def _provenance(data: ClassData) -> str:
     if not run.get("emulation") and data.emulation_hint:
         emulation += f" (the grading digests in results.json say: <code>{e(data.emulation_hint)}</code>)"
     items += [("emulation", None), ("seed", run.get("seed")), ("limits", run.get("limits"))]
-    items += [(k, v) for k, v in run.items()
-              if k not in ("date", "course_commit", "versions", "emulation", "seed", "limits")]
-    head = ("" if data.run else "<p><b>run.json is not in this folder: how these grades were made was "
-            "not recorded.</b> A regrade may not reproduce them exactly.</p>")
-    rows = "".join(f"<tr><th>{e(k)}</th><td>{emulation if k == 'emulation' else val(v)}</td></tr>"
-                   for k, v in items)
+    items += [
+        (k, v) for k, v in run.items() if k not in ("date", "course_commit", "versions", "emulation", "seed", "limits")
+    ]
+    head = (
+        ""
+        if data.run
+        else "<p><b>run.json is not in this folder: how these grades were made was "
+        "not recorded.</b> A regrade may not reproduce them exactly.</p>"
+    )
+    rows = "".join(f"<tr><th>{e(k)}</th><td>{emulation if k == 'emulation' else val(v)}</td></tr>" for k, v in items)
     return head + f"<table id=provenance>{rows}</table>"
 
 
@@ -547,12 +603,15 @@ def _roster_section(data: ClassData) -> str:
     if not path.is_file():
         return ""
     rows = _read_csv(path)
-    body = "".join("<tr>" + "".join(f"<td>{e(r.get(k, ''))}</td>" for k in ("kind", "student", "roster_row", "detail"))
-                   + "</tr>" for r in rows)
-    return ("<h2 id=roster>Roster export: students on one side only</h2>"
-            + (f"<table><tr><th>kind</th><th>submission folder</th><th>roster row</th><th>detail</th></tr>{body}"
-               "</table>" if rows else "<p>Every graded student matched exactly one roster row, and every "
-                                       "roster student was graded.</p>"))
+    body = "".join(
+        "<tr>" + "".join(f"<td>{e(r.get(k, ''))}</td>" for k in ("kind", "student", "roster_row", "detail")) + "</tr>"
+        for r in rows
+    )
+    return "<h2 id=roster>Roster export: students on one side only</h2>" + (
+        f"<table><tr><th>kind</th><th>submission folder</th><th>roster row</th><th>detail</th></tr>{body}</table>"
+        if rows
+        else "<p>Every graded student matched exactly one roster row, and every roster student was graded.</p>"
+    )
 
 
 def render(data: ClassData) -> str:
@@ -564,15 +623,19 @@ def render(data: ClassData) -> str:
     parts = []
 
     # --- header and warnings
-    parts.append(f"<h1>Class report: {n_students} students, {len(lessons)} lessons</h1>"
-                 f"<p><small>Rebuilt from <code>{e(data.out)}</code> on "
-                 f"{e(_dt.datetime.now().isoformat(timespec='seconds'))}. Instructor-only: it quotes the "
-                 "hidden tests' messages. Never hand it to students.</small></p>")
+    parts.append(
+        f"<h1>Class report: {n_students} students, {len(lessons)} lessons</h1>"
+        f"<p><small>Rebuilt from <code>{e(data.out)}</code> on "
+        f"{e(_dt.datetime.now().isoformat(timespec='seconds'))}. Instructor-only: it quotes the "
+        "hidden tests' messages. Never hand it to students.</small></p>"
+    )
     if data.problems:
         items = "".join(f"<li>{e(p)}</li>" for p in data.problems[:50])
         more = f"<li>... and {len(data.problems) - 50} more</li>" if len(data.problems) > 50 else ""
-        parts.append(f"<div class=warn id=problems><b>The files of this folder disagree or are incomplete.</b> "
-                     f"The numbers below are those of grades.csv and tests.csv.<ul>{items}{more}</ul></div>")
+        parts.append(
+            f"<div class=warn id=problems><b>The files of this folder disagree or are incomplete.</b> "
+            f"The numbers below are those of grades.csv and tests.csv.<ul>{items}{more}</ul></div>"
+        )
 
     # --- at a glance
     glance = []
@@ -583,39 +646,59 @@ def render(data: ClassData) -> str:
             t = x["checks"][0]
             g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
             said = g["texts"].most_common(1)[0][0] if g else ""
-            items.append(f"<li><code>{e(x['exercise'])}</code> in {e(x['lesson'])}: {x['lost_wrong']:g} points "
-                         f"lost to wrong answers, {x['students']} of {x['n']} students; costliest check "
-                         f"<code>{e(t.grade_id)}</code> ({t.lost_wrong:g} points)"
-                         + (f", most often <span class=msg>{e(said)}</span>" if said else "")
-                         + (f"<br><small>It checks: {e(t.doc)}</small>" if t.doc else "") + "</li>")
-        glance.append("<p class=k>Re-teach first (exercises by points lost to wrong answers):</p>"
-                      f"<ol id=reteach>{''.join(items)}</ol>")
+            items.append(
+                f"<li><code>{e(x['exercise'])}</code> in {e(x['lesson'])}: {x['lost_wrong']:g} points "
+                f"lost to wrong answers, {x['students']} of {x['n']} students; costliest check "
+                f"<code>{e(t.grade_id)}</code> ({t.lost_wrong:g} points)"
+                + (f", most often <span class=msg>{e(said)}</span>" if said else "")
+                + (f"<br><small>It checks: {e(t.doc)}</small>" if t.doc else "")
+                + "</li>"
+            )
+        glance.append(
+            "<p class=k>Re-teach first (exercises by points lost to wrong answers):</p>"
+            f"<ol id=reteach>{''.join(items)}</ol>"
+        )
     else:
         glance.append("<p class=k>No check lost points to a wrong answer.</p>")
     human = [r for r in data.rows if r.status in NEEDS_A_HUMAN]
-    glance.append(f"<p>{len(human)} notebook(s) need a human look: "
-                  + ", ".join(f"{sum(r.status == s for r in human)} {s}" for s in NEEDS_A_HUMAN)
-                  + ' (<a href="#human">list</a>).</p>')
+    glance.append(
+        f"<p>{len(human)} notebook(s) need a human look: "
+        + ", ".join(f"{sum(r.status == s for r in human)} {s}" for s in NEEDS_A_HUMAN)
+        + ' (<a href="#human">list</a>).</p>'
+    )
     parts.append("<h2 id=glance>At a glance</h2><div class=glance>" + "".join(glance) + "</div>")
     if top:
-        parts.append(f'<img id=fig-overview alt="Bar chart: points lost to wrong answers per check" '
-                     f'src="{overview_figure(top[:10])}">')
+        parts.append(
+            f'<img id=fig-overview alt="Bar chart: points lost to wrong answers per check" '
+            f'src="{overview_figure(top[:10])}">'
+        )
 
     # lesson table
-    head = ("<tr><th>lesson</th><th>students</th><th>submitted</th><th>mean</th><th>median</th><th>min</th>"
-            "<th>max</th><th>of</th>" + "".join(f"<th>{s}</th>" for s in STATUSES) + "</tr>")
+    head = (
+        "<tr><th>lesson</th><th>students</th><th>submitted</th><th>mean</th><th>median</th><th>min</th>"
+        "<th>max</th><th>of</th>" + "".join(f"<th>{s}</th>" for s in STATUSES) + "</tr>"
+    )
     body = ""
     for n in lessons:
         st = lstats[n]
-        body += (f'<tr data-lesson="{e(n)}"><td><a href="#lesson-{e(n)}">{e(n)}</a></td>'
-                 + _num_cell("students", st["students"]) + _num_cell("submitted", st["submitted"])
-                 + _num_cell("mean", st["mean"], "{:.2f}") + _num_cell("median", st["median"])
-                 + _num_cell("min", st["min"]) + _num_cell("max", st["max"]) + _num_cell("max_score", st["max_score"])
-                 + "".join(_num_cell(s, st[s]) for s in STATUSES) + "</tr>")
-    parts.append(f"<table id=lessons>{head}{body}</table><p><small>Mean, median, min and max are over the "
-                 "submitted notebooks (missing ones score 0 in grades.csv and are left out here). Points "
-                 "lost to wrong answers: a check that ran on the student's answer and failed; a stub left "
-                 "unanswered or a notebook that could not be graded is counted apart.</small></p>")
+        body += (
+            f'<tr data-lesson="{e(n)}"><td><a href="#lesson-{e(n)}">{e(n)}</a></td>'
+            + _num_cell("students", st["students"])
+            + _num_cell("submitted", st["submitted"])
+            + _num_cell("mean", st["mean"], "{:.2f}")
+            + _num_cell("median", st["median"])
+            + _num_cell("min", st["min"])
+            + _num_cell("max", st["max"])
+            + _num_cell("max_score", st["max_score"])
+            + "".join(_num_cell(s, st[s]) for s in STATUSES)
+            + "</tr>"
+        )
+    parts.append(
+        f"<table id=lessons>{head}{body}</table><p><small>Mean, median, min and max are over the "
+        "submitted notebooks (missing ones score 0 in grades.csv and are left out here). Points "
+        "lost to wrong answers: a check that ran on the student's answer and failed; a stub left "
+        "unanswered or a notebook that could not be graded is counted apart.</small></p>"
+    )
 
     # --- ranked checks
     parts.append("<h2 id=costly>Checks that cost the class most points</h2>")
@@ -627,26 +710,37 @@ def render(data: ClassData) -> str:
                 text, _ = g["texts"].most_common(1)[0]
                 variants = len(g["texts"])
                 who = ", ".join(_feedback_link(data, r) for r in sorted(g["rows"], key=lambda r: r.student))
-                label = (f"<span class=msg>{e(text)}</span>" if g["cause"] == "wrong"
-                         else f"<i>{e(g['cause'])}</i>")
+                label = f"<span class=msg>{e(text)}</span>" if g["cause"] == "wrong" else f"<i>{e(g['cause'])}</i>"
                 unrecorded = g["cause"] == "wrong" and s.hidden and not any(c.message for _, c in s.wrong)
-                groups.append(f"<li><b>{len(g['rows'])}&times;</b> {label}"
-                              + (f" <small>({variants} variants, numbers differ)</small>" if variants > 1 else "")
-                              + (" <small>(no instructor message recorded: results.json predates the "
-                                 "grader's <code>message</code> field)</small>" if unrecorded else "")
-                              + f"<br><small>{who}</small></li>")
+                groups.append(
+                    f"<li><b>{len(g['rows'])}&times;</b> {label}"
+                    + (f" <small>({variants} variants, numbers differ)</small>" if variants > 1 else "")
+                    + (
+                        " <small>(no instructor message recorded: results.json predates the "
+                        "grader's <code>message</code> field)</small>"
+                        if unrecorded
+                        else ""
+                    )
+                    + f"<br><small>{who}</small></li>"
+                )
             kind = {True: "hidden", False: "visible", None: "?"}[s.hidden]
-            body += (f'<tr data-lesson="{e(s.lesson)}" data-check="{e(s.grade_id)}"><td class=n>{rank}</td>'
-                     f"<td>{e(s.lesson)}<br><code>{e(s.grade_id)}</code><br><small>{kind}, "
-                     f"{s.max_score:g} pts</small></td>"
-                     + _num_cell("lost_wrong", s.lost_wrong) + _num_cell("wrong", len(s.wrong))
-                     + _num_cell("n", s.n) + _num_cell("lost", s.lost)
-                     + f"<td><small>{e(s.doc) or '<i>no docstring</i>'}</small>"
-                     f"<ul class=groups>{''.join(groups)}</ul></td></tr>")
-        parts.append("<table id=ranked><tr><th>#</th><th>check</th><th>points lost to wrong answers</th>"
-                     "<th>students wrong</th><th>of</th><th>points lost, all causes</th>"
-                     "<th>what it checks; what students hit (grouped; links: feedback pages)</th></tr>"
-                     f"{body}</table>")
+            body += (
+                f'<tr data-lesson="{e(s.lesson)}" data-check="{e(s.grade_id)}"><td class=n>{rank}</td>'
+                f"<td>{e(s.lesson)}<br><code>{e(s.grade_id)}</code><br><small>{kind}, "
+                f"{s.max_score:g} pts</small></td>"
+                + _num_cell("lost_wrong", s.lost_wrong)
+                + _num_cell("wrong", len(s.wrong))
+                + _num_cell("n", s.n)
+                + _num_cell("lost", s.lost)
+                + f"<td><small>{e(s.doc) or '<i>no docstring</i>'}</small>"
+                f"<ul class=groups>{''.join(groups)}</ul></td></tr>"
+            )
+        parts.append(
+            "<table id=ranked><tr><th>#</th><th>check</th><th>points lost to wrong answers</th>"
+            "<th>students wrong</th><th>of</th><th>points lost, all causes</th>"
+            "<th>what it checks; what students hit (grouped; links: feedback pages)</th></tr>"
+            f"{body}</table>"
+        )
     else:
         parts.append("<p>None: every check that ran on an answer passed.</p>")
 
@@ -656,21 +750,32 @@ def render(data: ClassData) -> str:
         st = lstats[n]
         mine = [s for s in cstats if s.lesson == n]
         parts.append(f'<h3 id="lesson-{e(n)}">{e(n)}</h3>')
-        parts.append(f'<img class=fig-lesson alt="Histogram of {e(n)} scores and count of each status" '
-                     f'src="{lesson_figure(n, st)}">')
+        parts.append(
+            f'<img class=fig-lesson alt="Histogram of {e(n)} scores and count of each status" '
+            f'src="{lesson_figure(n, st)}">'
+        )
         if mine:
-            parts.append(f'<img class=fig-checks alt="Share of students passing each check of {e(n)}" '
-                         f'src="{checks_figure(n, mine)}">')
+            parts.append(
+                f'<img class=fig-checks alt="Share of students passing each check of {e(n)}" '
+                f'src="{checks_figure(n, mine)}">'
+            )
             body = "".join(
                 f'<tr data-lesson="{e(n)}" data-check="{e(s.grade_id)}"><td><code>{e(s.grade_id)}</code></td>'
-                f"<td>{ {True: 'hidden', False: 'visible', None: '?'}[s.hidden]}</td>"
-                + _num_cell("passed", s.passed) + _num_cell("n", s.n)
+                f"<td>{ {True: 'hidden', False: 'visible', None: '?'}[s.hidden] }</td>"
+                + _num_cell("passed", s.passed)
+                + _num_cell("n", s.n)
                 + _num_cell("share", None if s.share is None else 100 * s.share, "{:.0f} %")
-                + _num_cell("points", s.max_score) + _num_cell("lost", s.lost) + _num_cell("lost_wrong", s.lost_wrong)
-                + f"<td><small>{e(s.doc)}</small></td></tr>" for s in mine)
-            parts.append("<table class=checks><tr><th>check</th><th>kind</th><th>passed</th><th>of</th>"
-                         "<th>share</th><th>points</th><th>lost</th><th>lost to wrong answers</th>"
-                         f"<th>docstring</th></tr>{body}</table>")
+                + _num_cell("points", s.max_score)
+                + _num_cell("lost", s.lost)
+                + _num_cell("lost_wrong", s.lost_wrong)
+                + f"<td><small>{e(s.doc)}</small></td></tr>"
+                for s in mine
+            )
+            parts.append(
+                "<table class=checks><tr><th>check</th><th>kind</th><th>passed</th><th>of</th>"
+                "<th>share</th><th>points</th><th>lost</th><th>lost to wrong answers</th>"
+                f"<th>docstring</th></tr>{body}</table>"
+            )
 
     # --- rows that need a human
     parts.append("<h2 id=human>Rows that need a human</h2>")
@@ -678,38 +783,56 @@ def render(data: ClassData) -> str:
     if human:
         body = "".join(
             f'<tr data-status="{e(r.status)}"><td>{_feedback_link(data, r)}</td><td>{e(r.notebook)}</td>'
-            f"<td><b>{e(r.status)}</b></td>" + _num_cell("score", r.score) + _num_cell("max_score", r.max_score)
+            f"<td><b>{e(r.status)}</b></td>"
+            + _num_cell("score", r.score)
+            + _num_cell("max_score", r.max_score)
             + f"<td class=msg>{e(r.detail) or ('no submission' if r.status == 'missing' else '')}"
-            + "".join(f"<br><small>{e(x)}</small>" for x in r.notes) + "</td></tr>"
-            for r in sorted(human, key=lambda r: (order[r.status], r.student, r.notebook)))
-        parts.append("<table id=needs-human><tr><th>student</th><th>lesson</th><th>status</th><th>score</th>"
-                     f"<th>of</th><th>what was found</th></tr>{body}</table>")
+            + "".join(f"<br><small>{e(x)}</small>" for x in r.notes)
+            + "</td></tr>"
+            for r in sorted(human, key=lambda r: (order[r.status], r.student, r.notebook))
+        )
+        parts.append(
+            "<table id=needs-human><tr><th>student</th><th>lesson</th><th>status</th><th>score</th>"
+            f"<th>of</th><th>what was found</th></tr>{body}</table>"
+        )
     else:
         parts.append("<p>None: every notebook was graded with status ok.</p>")
     timed = [r for r in data.rows if r.seconds]
     if timed:
         med = {n: statistics.median([r.seconds for r in timed if r.notebook == n] or [0]) for n in lessons}
         slow = sorted(timed, key=lambda r: -r.seconds)[:5]
-        body = "".join(f"<tr><td>{_feedback_link(data, r)}</td><td>{e(r.notebook)}</td>"
-                       + _num_cell("seconds", r.seconds, "{:.1f}") + _num_cell("median", med[r.notebook], "{:.1f}")
-                       + f"<td>{e(r.status)}</td></tr>" for r in slow)
-        parts.append("<h3>Slowest notebooks</h3><table id=slowest><tr><th>student</th><th>lesson</th>"
-                     "<th>grading time (s)</th><th>lesson median (s)</th><th>status</th></tr>"
-                     f"{body}</table>")
+        body = "".join(
+            f"<tr><td>{_feedback_link(data, r)}</td><td>{e(r.notebook)}</td>"
+            + _num_cell("seconds", r.seconds, "{:.1f}")
+            + _num_cell("median", med[r.notebook], "{:.1f}")
+            + f"<td>{e(r.status)}</td></tr>"
+            for r in slow
+        )
+        parts.append(
+            "<h3>Slowest notebooks</h3><table id=slowest><tr><th>student</th><th>lesson</th>"
+            "<th>grading time (s)</th><th>lesson median (s)</th><th>status</th></tr>"
+            f"{body}</table>"
+        )
 
     parts.append(_roster_section(data))
     parts.append("<h2 id=provenance-h>How these grades were made</h2>" + _provenance(data))
-    exports = [p for p in ("grades.csv", "tests.csv", "grades_wide.csv", "results.json", "run.json")
-               if (data.out / p).is_file()]
-    parts.append("<p><small>Files in this folder: " + ", ".join(f"<code>{e(p)}</code>" for p in exports)
-                 + ".</small></p>")
+    exports = [
+        p
+        for p in ("grades.csv", "tests.csv", "grades_wide.csv", "results.json", "run.json")
+        if (data.out / p).is_file()
+    ]
+    parts.append(
+        "<p><small>Files in this folder: " + ", ".join(f"<code>{e(p)}</code>" for p in exports) + ".</small></p>"
+    )
 
     csp = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>Class report ({n_students} students)</title><style>{CSS}</style></head>"
-            f"<body>{''.join(parts)}</body></html>\n")
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Class report ({n_students} students)</title><style>{CSS}</style></head>"
+        f"<body>{''.join(parts)}</body></html>\n"
+    )
 
 
 def build_report(out: Path) -> Path:
@@ -724,6 +847,7 @@ def build_report(out: Path) -> Path:
 # Exports
 # ---------------------------------------------------------------------------------------------
 
+
 def wide_rows(data: ClassData) -> list[list]:
     """Header, the "Points Possible" row, then one row per student: lesson scores and the total."""
     lessons = data.lessons
@@ -737,8 +861,22 @@ def wide_rows(data: ClassData) -> list[list]:
 
 
 # Columns of a gradebook export that identify a student (normalised header names)
-_ID_COLUMNS = {"id", "sis_user_id", "sis_login_id", "integration_id", "id_number", "idnumber", "username",
-               "user_name", "login_id", "email", "email_address", "student_id", "user_id", "student_number"}
+_ID_COLUMNS = {
+    "id",
+    "sis_user_id",
+    "sis_login_id",
+    "integration_id",
+    "id_number",
+    "idnumber",
+    "username",
+    "user_name",
+    "login_id",
+    "email",
+    "email_address",
+    "student_id",
+    "user_id",
+    "student_number",
+}
 _NAME_COLUMNS = {"student", "name", "full_name", "student_name"}
 
 
@@ -778,8 +916,11 @@ def lesson_column(header: list[str], lesson: str) -> int | None:
     """The roster column of a lesson: its header names the lesson ("01_number_formats",
     "01 Number formats (12345)", "Assignment: Number formats (Real)"); None if no column does."""
     slug = lesson.split("_", 1)[1] if re.match(r"\d+_", lesson) else lesson
-    hits = [i for i, h in enumerate(header)
-            if "total" not in _norm_header(h) and (_norm_header(h) == lesson or slug in _norm_header(h))]
+    hits = [
+        i
+        for i, h in enumerate(header)
+        if "total" not in _norm_header(h) and (_norm_header(h) == lesson or slug in _norm_header(h))
+    ]
     if len(hits) > 1:
         raise ValueError(f"{lesson}: several roster columns could hold it: {[header[i] for i in hits]}")
     return hits[0] if hits else None
@@ -826,33 +967,66 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
         if len(hits) == 1:
             matched.setdefault(hits[0], []).append(s)
         elif not hits:
-            problems.append({"kind": "graded, not in roster", "student": s, "roster_row": "",
-                             "detail": "no roster row has this folder name as an ID, login, email or name"})
+            problems.append(
+                {
+                    "kind": "graded, not in roster",
+                    "student": s,
+                    "roster_row": "",
+                    "detail": "no roster row has this folder name as an ID, login, email or name",
+                }
+            )
         else:
-            problems.append({"kind": "ambiguous", "student": s, "roster_row": " ".join(str(i + 1) for i in hits),
-                             "detail": "several roster rows match: not filled"})
+            problems.append(
+                {
+                    "kind": "ambiguous",
+                    "student": s,
+                    "roster_row": " ".join(str(i + 1) for i in hits),
+                    "detail": "several roster rows match: not filled",
+                }
+            )
     scores = {(r.student, r.notebook): r.score for r in data.rows}
     for i, who in matched.items():
         if len(who) > 1:
-            problems.append({"kind": "ambiguous", "student": " ".join(who), "roster_row": str(i + 1),
-                             "detail": "several submission folders match this roster row: not filled"})
+            problems.append(
+                {
+                    "kind": "ambiguous",
+                    "student": " ".join(who),
+                    "roster_row": str(i + 1),
+                    "detail": "several submission folders match this roster row: not filled",
+                }
+            )
             continue
         for n, c in cols.items():
             if (who[0], n) in scores:
                 table[i][c] = _fmt(scores[(who[0], n)])
     for i in students:
         if i not in matched:
-            problems.append({"kind": "in roster, not graded", "student": "", "roster_row": str(i + 1),
-                             "detail": " | ".join(x for x in table[i][:width] if x.strip())[:200]})
+            problems.append(
+                {
+                    "kind": "in roster, not graded",
+                    "student": "",
+                    "roster_row": str(i + 1),
+                    "detail": " | ".join(x for x in table[i][:width] if x.strip())[:200],
+                }
+            )
     for n, c in cols.items():
         for i in points_rows:
             old = table[i][c].strip()
             if old and c < width and re.fullmatch(r"[0-9.]+", old) and float(old) != maxes[n]:
-                problems.append({"kind": "points differ", "student": "", "roster_row": str(i + 1),
-                                 "detail": f"{header[c]}: the LMS says {old} points, {n} is graded out of "
-                                           f"{_fmt(maxes[n])}"})
-    dialect = {"delimiter": delimiter, "bom": bom, "lineterminator": eol,
-               "columns": {n: header[c] for n, c in cols.items()}}
+                problems.append(
+                    {
+                        "kind": "points differ",
+                        "student": "",
+                        "roster_row": str(i + 1),
+                        "detail": f"{header[c]}: the LMS says {old} points, {n} is graded out of {_fmt(maxes[n])}",
+                    }
+                )
+    dialect = {
+        "delimiter": delimiter,
+        "bom": bom,
+        "lineterminator": eol,
+        "columns": {n: header[c] for n, c in cols.items()},
+    }
     return table, problems, dialect
 
 
@@ -865,11 +1039,22 @@ def write_exports(out: Path, roster: Path | None = None) -> list[Path]:
     if roster is not None:
         roster = Path(roster)
         table, problems, dialect = fill_roster(data, roster)
-        paths.append(write_safe_csv(out / f"{roster.stem}_filled.csv", table, delimiter=dialect["delimiter"],
-                                    bom=dialect["bom"], lineterminator=dialect["lineterminator"]))
-        paths.append(write_safe_csv(out / "roster_check.csv",
-                                    [["kind", "student", "roster_row", "detail"]]
-                                    + [[p[k] for k in ("kind", "student", "roster_row", "detail")] for p in problems]))
+        paths.append(
+            write_safe_csv(
+                out / f"{roster.stem}_filled.csv",
+                table,
+                delimiter=dialect["delimiter"],
+                bom=dialect["bom"],
+                lineterminator=dialect["lineterminator"],
+            )
+        )
+        paths.append(
+            write_safe_csv(
+                out / "roster_check.csv",
+                [["kind", "student", "roster_row", "detail"]]
+                + [[p[k] for k in ("kind", "student", "roster_row", "detail")] for p in problems],
+            )
+        )
     return paths
 
 
@@ -877,16 +1062,24 @@ def write_exports(out: Path, roster: Path | None = None) -> list[Path]:
 # Command line: python -m autograder report OUT [--roster ROSTER.csv]
 # ---------------------------------------------------------------------------------------------
 
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder report",
-                                     description="The class report and LMS exports, rebuilt from OUT/ alone.")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder report", description="The class report and LMS exports, rebuilt from OUT/ alone."
+    )
     parser.add_argument("out", type=Path, help="the folder `grade --out` wrote")
-    parser.add_argument("--roster", type=Path, default=None,
-                        help="a Canvas or Moodle gradebook export (CSV) to fill with the lesson scores")
+    parser.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        help="a Canvas or Moodle gradebook export (CSV) to fill with the lesson scores",
+    )
     args = parser.parse_args(argv)
     if not (args.out / "grades.csv").is_file():
-        print(f"{args.out}: no grades.csv (run `python -m autograder grade SUBMISSIONS --out {args.out}` first)",
-              file=sys.stderr)
+        print(
+            f"{args.out}: no grades.csv (run `python -m autograder grade SUBMISSIONS --out {args.out}` first)",
+            file=sys.stderr,
+        )
         return 2
     if args.roster is not None and not args.roster.is_file():
         print(f"{args.roster}: no such roster file", file=sys.stderr)

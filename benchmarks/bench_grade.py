@@ -18,6 +18,7 @@ plain nbgrader would give an attacker full marks) and that the Dask runs give th
 ``--jobs N``. Targets: jobs N >= 1.7x faster than the nbgrader loop, <= 1.25x the floor (issue
 5); ``--scheduler local:N`` within 1.10x of ``--jobs N`` (issue 22).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -81,10 +82,12 @@ def nbgrader_loop(subs: Path, names: list[str], timeout: int) -> dict:
 
 def bare_execute(path: str, timeout: int) -> None:
     from nbclient import NotebookClient
+
     nb = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory(prefix="bench-bare-") as work:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                       resources={"metadata": {"path": work}}).execute()
+        NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": work}}
+        ).execute()
 
 
 def floor(subs: Path, jobs: int, timeout: int) -> None:
@@ -110,10 +113,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--skip-nbgrader", action="store_true")
-    parser.add_argument("--dask-only", action="store_true",
-                        help="only --jobs N, --scheduler local:N and --scheduler local:1")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="run the set R times, interleaved; each row keeps its quickest (a shared machine)")
+    parser.add_argument(
+        "--dask-only", action="store_true", help="only --jobs N, --scheduler local:N and --scheduler local:1"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run the set R times, interleaved; each row keeps its quickest (a shared machine)",
+    )
     args = parser.parse_args()
     names = released_lessons()
     times, scores, grades, cpu = {}, {}, {}, {}
@@ -124,15 +132,23 @@ def main() -> int:
         subs = Path(tmp) / "submissions"
         bench_class(subs, args.students)
         n = len(list(subs.glob("*/*.ipynb")))
-        print(f"{n} notebooks ({args.students} students x {len(names)} lessons), "
-              f"{multiprocessing.cpu_count()} CPU cores, {load()}", flush=True)
+        print(
+            f"{n} notebooks ({args.students} students x {len(names)} lessons), "
+            f"{multiprocessing.cpu_count()} CPU cores, {load()}",
+            flush=True,
+        )
 
         if args.dask_only:
             runs = [(par, args.jobs, None), (dask_n, None, f"local:{args.jobs}"), (dask_1, None, "local:1")]
         else:
             runs = [] if args.skip_nbgrader else [("nbgrader autograde, sequential", "nbgrader", None)]
-            runs += [("this grader, --jobs 1", 1, None), (par, args.jobs, None), (fl, "floor", None),
-                     (dask_n, None, f"local:{args.jobs}"), (dask_1, None, "local:1")]
+            runs += [
+                ("this grader, --jobs 1", 1, None),
+                (par, args.jobs, None),
+                (fl, "floor", None),
+                (dask_n, None, f"local:{args.jobs}"),
+                (dask_1, None, "local:1"),
+            ]
         for label, how, scheduler in runs * args.repeat:
             before, c0 = load(), cpu_seconds()
             t0 = time.perf_counter()
@@ -145,8 +161,15 @@ def main() -> int:
                 # like (grading as if on a TPU, the default, costs the same and takes more points
                 # from a wrong answer that only a TPU reveals)
                 settings = Settings(jobs=how, cell_timeout=args.timeout, emulation="none", seed=0)
-                results = grade(subs, Path(tmp) / f"out{len(times)}", settings, quiet=True, names=names, force=True,
-                                scheduler=scheduler)
+                results = grade(
+                    subs,
+                    Path(tmp) / f"out{len(times)}",
+                    settings,
+                    quiet=True,
+                    names=names,
+                    force=True,
+                    scheduler=scheduler,
+                )
                 scores[label] = {(r.student, r.notebook): r.score for r in results if r.status != "missing"}
                 grades[label] = {(r.student, r.notebook): (r.score, r.status) for r in results}
                 bad = [r for r in results if r.status != "ok"]
@@ -155,8 +178,11 @@ def main() -> int:
             took, used = time.perf_counter() - t0, cpu_seconds() - c0
             times[label] = min(took, times.get(label, took))
             cpu[label] = min(used, cpu.get(label, used))
-            print(f"{label:<48} {took:7.1f} s, CPU {used:6.1f} s = {used / n:4.1f} s a notebook   "
-                  f"({before} before, {load()} after)", flush=True)
+            print(
+                f"{label:<48} {took:7.1f} s, CPU {used:6.1f} s = {used / n:4.1f} s a notebook   "
+                f"({before} before, {load()} after)",
+                flush=True,
+            )
 
     print()
     if args.repeat > 1:
@@ -179,17 +205,21 @@ def main() -> int:
         ok &= ratio <= 1.25
     if dask_n in times:
         ratio = times[dask_n] / times[par]
-        print(f"--scheduler local:{args.jobs} / --jobs {args.jobs}: {ratio:.2f}x wall time (target <= 1.10x), "
-              f"{cpu[dask_n] / cpu[par]:.2f}x CPU time")
+        print(
+            f"--scheduler local:{args.jobs} / --jobs {args.jobs}: {ratio:.2f}x wall time (target <= 1.10x), "
+            f"{cpu[dask_n] / cpu[par]:.2f}x CPU time"
+        )
         ok &= ratio <= 1.10
         for label in (dask_n, dask_1):
             same = grades[label] == grades[par]
             print(f"grades and statuses of '{label}' equal --jobs {args.jobs}'s: {same}")
             ok &= same
         one, many = n / times[dask_1] * 60, n / times[dask_n] * 60
-        print(f"throughput: 1 worker {one:.1f} notebooks/min, {args.jobs} workers {many:.1f} notebooks/min "
-              f"({many / one:.2f}x); per notebook {times[dask_1] / n:.1f} worker-s with 1 worker, "
-              f"{times[dask_n] * args.jobs / n:.1f} worker-s with {args.jobs} on {multiprocessing.cpu_count()} cores")
+        print(
+            f"throughput: 1 worker {one:.1f} notebooks/min, {args.jobs} workers {many:.1f} notebooks/min "
+            f"({many / one:.2f}x); per notebook {times[dask_1] / n:.1f} worker-s with 1 worker, "
+            f"{times[dask_n] * args.jobs / n:.1f} worker-s with {args.jobs} on {multiprocessing.cpu_count()} cores"
+        )
     return 0 if ok else 1
 
 

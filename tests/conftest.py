@@ -34,6 +34,7 @@ def backend_specific(cell) -> bool:
 def assert_runs_clean_under_emulation(executed, lesson, mode):
     """Every graded test passes; demo cells fail only on facts about the real (CPU) backend."""
     from autograder.lessoncheck import cell_errors
+
     errors = cell_errors(executed)
     graded = [e for e in errors if e[1]]
     print(f"{lesson} under {mode} precision: errors {errors}")

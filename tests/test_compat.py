@@ -1,6 +1,7 @@
 """The course runs on the JAX its students have (issue 19): a declared floor, checked by every
 lesson's setup cell with one clear sentence, and `make compat`, which runs every notebook on
 Python 3.12 with the newest JAX and with the floor (each in its own venv)."""
+
 import re
 import types
 
@@ -32,9 +33,19 @@ def test_every_setup_cell_checks_the_declared_floor(lesson):
     assert block == floor_check(LESSONS[0]), "the same check in every lesson"
 
 
-@pytest.mark.parametrize("version, backend, stops", [
-    ("0.7.2", "tpu", True), ("0.4.38", "gpu", True), ("0.6.2", "cpu", True), ("0.5.0rc1", "cpu", True),
-    (None, "cpu", False), ("0.12.0.1", "tpu", False), ("0.10.0.dev20260101", "cpu", False), ("1.0", "gpu", False)])
+@pytest.mark.parametrize(
+    "version, backend, stops",
+    [
+        ("0.7.2", "tpu", True),
+        ("0.4.38", "gpu", True),
+        ("0.6.2", "cpu", True),
+        ("0.5.0rc1", "cpu", True),
+        (None, "cpu", False),
+        ("0.12.0.1", "tpu", False),
+        ("0.10.0.dev20260101", "cpu", False),
+        ("1.0", "gpu", False),
+    ],
+)
 def test_the_floor_check_stops_an_older_jax_with_one_sentence(version, backend, stops):
     floor = declared_floor()
     fake = types.SimpleNamespace(__version__=version or floor, default_backend=lambda: backend)
@@ -59,7 +70,7 @@ def test_make_compat_runs_both_stacks_and_the_readme_says_what_was_tested():
     assert "tests/test_notebooks.py::test_student_release_runs_with_only_stub_errors" in makefile
     readme = (ROOT / "README.md").read_text()
     assert "make compat" in readme
-    tested = readme[readme.index("## Tested on"):]
-    tested = tested[:tested.index("\n## ", 1)]
+    tested = readme[readme.index("## Tested on") :]
+    tested = tested[: tested.index("\n## ", 1)]
     assert f"JAX {declared_floor()}" in tested, "the README names the floor"
     assert re.search(r"newest.*JAX \d+\.\d+", tested, re.S) and re.search(r"\d{4}-\d{2}-\d{2}", tested)

@@ -5,6 +5,7 @@ workers that would never take a notebook, are clear errors before any grading.
 
 Lesson 01 only (the quickest to grade) and a handful of students, so it stays fast on 2 cores.
 """
+
 import csv
 import json
 import os
@@ -85,10 +86,26 @@ def test_killing_a_worker_mid_notebook_loses_nothing(hostile_class, by_jobs, tmp
     subs, out = tmp_path / "subs", tmp_path / "out"
     for student in ("ada", "bob"):
         shutil.copytree(hostile_class / student, subs / student)
-    proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out),
-                             "--scheduler", "local:2", "--seed", str(SEED)], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "COURSE_LESSONS": LESSON})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "autograder",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--scheduler",
+            "local:2",
+            "--seed",
+            str(SEED),
+        ],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COURSE_LESSONS": LESSON},
+    )
     killed = None
     while killed is None and proc.poll() is None:
         worker = _worker_grading(proc.pid)
@@ -130,9 +147,23 @@ def test_unreachable_scheduler_is_a_clear_error_in_seconds(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # the message comes from the connect timeout's own branch; a hang would hit this call's timeout
-    run = subprocess.run([sys.executable, "-m", "autograder", "grade", str(ROOT / "examples" / "submissions"),
-                          "--out", str(tmp_path / "out"), "--scheduler", f"tcp://127.0.0.1:{port}"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "autograder",
+            "grade",
+            str(ROOT / "examples" / "submissions"),
+            "--out",
+            str(tmp_path / "out"),
+            "--scheduler",
+            f"tcp://127.0.0.1:{port}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     print(run.stderr)
     assert run.returncode == 2
     expected = f"error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within {CONNECT_TIMEOUT:g} s"
@@ -146,6 +177,7 @@ def test_unreachable_scheduler_is_a_clear_error_in_seconds(tmp_path):
 
 def test_workers_without_the_notebook_resource_are_refused():
     from distributed import LocalCluster
+
     with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as plain:
         with pytest.raises(SchedulerError, match="--resources notebook=1"):
             connect(plain.scheduler_address, quiet=True)

@@ -3,6 +3,7 @@ catches what only a TPU or GPU would show, such as the seed's DEFAULT-precision 
 (on a TPU, an error of 0 and a division by zero). The emulation is on; every solution notebook
 passes under GPU precision here and under TPU precision in tests/test_notebooks.py; wrong answers
 that only a TPU reveals pass on plain CPU."""
+
 import os
 import subprocess
 import sys
@@ -23,7 +24,7 @@ def emulation_env(tmp_path, mode):
     return lessoncheck_emulation_env(tmp_path, mode)
 
 
-PROBE = '''
+PROBE = """
 import os, jax, jax.numpy as jnp, numpy as np
 k1, k2 = jax.random.split(jax.random.PRNGKey(0))
 x = jax.random.normal(k1, (64, 256)); w = jax.random.normal(k2, (256, 64))
@@ -35,17 +36,26 @@ err["einsum"] = float(np.max(np.abs(np.asarray(jnp.einsum("ik,kj->ij", x, w), np
 bf16_pass = jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
 same_as_bf16_pass = bool(jnp.array_equal(jnp.dot(x, w), bf16_pass))
 print(os.environ.get("COURSE_EMULATED_PRECISION"), err, same_as_bf16_pass)
-'''
+"""
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_emulation_is_on(tmp_path, mode):
     """A DEFAULT float32 matmul differs from HIGHEST under emulation, as it would on the device."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(PROBE), nbformat.v4.new_code_cell(
-        "assert err['default'] > 10 * err['highest'], err\n"
-        "assert err['matmul'] == err['default'] and err['einsum'] == err['default']\n"
-        + ("assert same_as_bf16_pass and err['high'] < err['default'] / 10\n" if mode == "tpu" else
-           "assert not same_as_bf16_pass and err['high'] == err['default']\n"))])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(PROBE),
+            nbformat.v4.new_code_cell(
+                "assert err['default'] > 10 * err['highest'], err\n"
+                "assert err['matmul'] == err['default'] and err['einsum'] == err['default']\n"
+                + (
+                    "assert same_as_bf16_pass and err['high'] < err['default'] / 10\n"
+                    if mode == "tpu"
+                    else "assert not same_as_bf16_pass and err['high'] == err['default']\n"
+                )
+            ),
+        ]
+    )
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     out = execute(nb, cwd=tmp_path, env=emulation_env(tmp_path, mode))
     print(out.cells[0].outputs)
@@ -81,7 +91,7 @@ def test_wrong_answers_that_only_a_tpu_shows_pass_on_plain_cpu(lesson_name):
 
 # A JAX before 0.7.1, simulated on this one: dot_general reaches the original dot directly, so
 # jnp.dot, @ and lax.dot_general no longer go through the lax.dot that the emulation wraps.
-OLD_JAX = '''
+OLD_JAX = """
 import jax
 from jax._src.lax import lax as _l
 _bound_dot = _l.dot
@@ -89,7 +99,7 @@ def _old_dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_elem
     return _bound_dot(lhs, rhs, dimension_numbers=dimension_numbers, precision=precision,
                       preferred_element_type=preferred_element_type, **kw)
 _l.dot_general = jax.lax.dot_general = _old_dot_general
-'''
+"""
 EMULATION_FILE = ROOT / "autograder" / "emulate_precision.py"
 
 
@@ -97,15 +107,27 @@ EMULATION_FILE = ROOT / "autograder" / "emulate_precision.py"
 def test_emulation_refuses_a_jax_it_cannot_wrap(mode, tmp_path):
     """Never a silent no-op: a clear RuntimeError naming the routes that escape the wrapper."""
     code = OLD_JAX + f"exec(open({str(EMULATION_FILE)!r}).read())\n"
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                         env={**os.environ, "COURSE_EMULATE": mode}, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COURSE_EMULATE": mode},
+        timeout=120,
+    )
     print(run.stderr[-600:])
     assert run.returncode != 0
     assert f"RuntimeError: COURSE_EMULATE={mode}: cannot emulate" in run.stderr
     assert "jax.numpy.dot" in run.stderr and "do not go through jax.lax.dot" in run.stderr
     # and on the JAX it can wrap, the same code runs
-    ok = subprocess.run([sys.executable, "-c", code.replace(OLD_JAX, "")], cwd=tmp_path,
-                        capture_output=True, text=True, env={**os.environ, "COURSE_EMULATE": mode}, timeout=120)
+    ok = subprocess.run(
+        [sys.executable, "-c", code.replace(OLD_JAX, "")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COURSE_EMULATE": mode},
+        timeout=120,
+    )
     assert ok.returncode == 0, ok.stderr[-600:]
 
 

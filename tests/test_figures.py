@@ -9,6 +9,7 @@ The capture draws the figure, asks ``fig.canvas.get_renderer()`` for the window 
 text, and saves a screenshot to build/figures/<lesson>/cellNN-K.png (look at them: the test
 checks geometry, not meaning).
 """
+
 import copy
 import json
 
@@ -131,13 +132,14 @@ def test_the_check_finds_overlapping_and_clipped_labels(tmp_path):
     """The checker itself can fail: crowded tick labels, a label past the figure's edge and a point
     label on top of another are each reported; a clean figure is not."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     ns = {}
     exec(CAPTURE % {"out": str(tmp_path)}, ns)
     fig, ax = plt.subplots(figsize=(2, 2))
-    ax.set_xticks(range(10), [f"label {i}" for i in range(10)])            # crowded x tick labels
+    ax.set_xticks(range(10), [f"label {i}" for i in range(10)])  # crowded x tick labels
     problems = ns["_check_figure"](fig, "crowded")
     assert any("x tick labels overlap" in p for p in problems), problems
     fig, ax = plt.subplots(figsize=(3, 2))

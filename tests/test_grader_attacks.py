@@ -8,6 +8,7 @@ at a time, while this test listens on loopback sockets that no submission may re
 are those of the issues "Every point decided where student code cannot reach" and "Each student
 kernel in its own namespaces" (docs/GRADING.md).
 """
+
 import csv
 import json
 import os
@@ -57,7 +58,7 @@ def everywhere(body: str) -> dict:
     return {"format_table": FT + body, "bf16_round": BR + body, "sequential_sum": SS + body, "pairwise_sum": PS + body}
 
 
-FOUND = '''    found = []
+FOUND = """    found = []
     def look(what, path):
         try:
             with open(path, "rb") as f:
@@ -65,7 +66,7 @@ FOUND = '''    found = []
             found.append((what, path, len(data), b"BEGIN HIDDEN" in data or b"_ref_" in data or SECRET in data))
         except OSError:
             pass
-'''
+"""
 
 
 def attacks(ports: dict, out_dir: Path) -> dict:
@@ -82,168 +83,218 @@ def attacks(ports: dict, out_dir: Path) -> dict:
         "    for obj in gc.get_objects():\n"
         "        if callable(obj) and getattr(obj, '__name__', '') == '_ref_' + name:\n"
         "            raise RuntimeError('ORACLE FOUND')\n"
-        "    raise RuntimeError('no oracle')\n")
+        "    raise RuntimeError('no oracle')\n"
+    )
     kill_others = (
         "    import os, signal\n"
         "    for pid in range(1, 4000):\n"
         "        try:\n            os.kill(pid, signal.SIGKILL) if pid != os.getpid() else None\n"
         "        except OSError:\n            pass\n"
-        "    raise NotImplementedError()\n")
+        "    raise NotImplementedError()\n"
+    )
     startup_kill = (
         "    import os, pathlib\n"
         "    d = pathlib.Path(os.environ.get('HOME', '.')) / '.ipython/profile_default/startup'\n"
         "    d.mkdir(parents=True, exist_ok=True)\n"
         "    (d / '01-x.py').write_text(\n"
         "        'import builtins\\nbuiltins.AssertionError = type(\"A\", (Exception,), {})')\n"
-        "    os.kill(os.getpid(), 9)\n")
+        "    os.kill(os.getpid(), 9)\n"
+    )
     return {
         "perfect": submission(),
         "blank": submission({}),
         # issue 17: IPython reached through a function's globals at definition time (there is none
         # to reach); a forwarding oracle looking for the references; killing every process it can
         # see; a start-up file in its own HOME, then a kill (the restart runs no such file)
-        "takeover": submission({"format_table": FT + oracle, "bf16_round": BR + kill_others,
-                                "sequential_sum": SS + startup_kill}, extra=(
-            "class Precision:\n"
-            "    @staticmethod\n"
-            "    def setup():\n"
-            "        g = getattr(lambda: 0, '__glob' + 'als__')\n"
-            "        ip = g['get_ip' + 'ython']()\n"
-            "        ip.compile.ast_parse = lambda *a, **k: __import__('ast').parse('pass')\n"
-            "        return ip\n"
-            "_ready = Precision.setup()\n")),
-        "evil_values": submission({
-            "format_table": FT + (
-                "    class F(float):\n"
-                "        __eq__ = lambda s, o: True\n        __ne__ = lambda s, o: False\n"
-                "        __lt__ = __le__ = __gt__ = __ge__ = lambda s, o: True\n"
-                "        __hash__ = float.__hash__\n"
-                "    class D(dict):\n"
-                "        __eq__ = lambda s, o: True\n"
-                "        def __getitem__(s, k):\n            return F(1)\n"
-                "    return [D(name=n) for n in ('float32', 'bfloat16', 'float16', 'float8_e4m3fn', 'float8_e5m2')]\n"),
-            "bf16_round": BR + (
-                "    import numpy as np\n"
-                "    class A(np.ndarray):\n"
-                "        def __eq__(s, o):\n            return np.ones(np.shape(o), bool)\n"
-                "        __array_priority__ = 1000\n"
-                "    return np.asarray(x, np.float32).view(A)\n")}),
+        "takeover": submission(
+            {"format_table": FT + oracle, "bf16_round": BR + kill_others, "sequential_sum": SS + startup_kill},
+            extra=(
+                "class Precision:\n"
+                "    @staticmethod\n"
+                "    def setup():\n"
+                "        g = getattr(lambda: 0, '__glob' + 'als__')\n"
+                "        ip = g['get_ip' + 'ython']()\n"
+                "        ip.compile.ast_parse = lambda *a, **k: __import__('ast').parse('pass')\n"
+                "        return ip\n"
+                "_ready = Precision.setup()\n"
+            ),
+        ),
+        "evil_values": submission(
+            {
+                "format_table": FT
+                + (
+                    "    class F(float):\n"
+                    "        __eq__ = lambda s, o: True\n        __ne__ = lambda s, o: False\n"
+                    "        __lt__ = __le__ = __gt__ = __ge__ = lambda s, o: True\n"
+                    "        __hash__ = float.__hash__\n"
+                    "    class D(dict):\n"
+                    "        __eq__ = lambda s, o: True\n"
+                    "        def __getitem__(s, k):\n            return F(1)\n"
+                    "    return [D(name=n) for n in ('float32', 'bfloat16', 'float16', 'float8_e4m3fn', 'float8_e5m2')]\n"
+                ),
+                "bf16_round": BR
+                + (
+                    "    import numpy as np\n"
+                    "    class A(np.ndarray):\n"
+                    "        def __eq__(s, o):\n            return np.ones(np.shape(o), bool)\n"
+                    "        __array_priority__ = 1000\n"
+                    "    return np.asarray(x, np.float32).view(A)\n"
+                ),
+            }
+        ),
         # issues 17 and 18, one exercise each: every way to the network, to listeners this test holds
         # on the host's 127.0.0.1 (format_table); hidden test text, secrets and other files
         # (bf16_round); the sockets of the grader or another kernel (sequential_sum); /dev/shm and
         # /tmp left behind (pairwise_sum)
-        "probe": submission({
-            "format_table": FT + (
-            "    import socket, os\n"
-            "    reached = []\n"
-            "    def attempt(label, fn):\n"
-            "        try:\n            fn()\n            reached.append(label)\n"
-            "        except OSError:\n            pass\n"
-            "    def tcp(proto=0):\n"
-            "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)\n"
-            f"        s.settimeout(2)\n        s.connect(('127.0.0.1', {p['tcp']}))\n        s.sendall(b'{MARK}')\n"
-            "    def tfo():\n"
-            "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
-            f"        s.sendto(b'{MARK}', getattr(socket, 'MSG_FASTOPEN', 0x20000000), ('127.0.0.1', {p['tcp']}))\n"
-            "    def udp():\n"
-            "        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
-            f"        s.sendto(b'{MARK}', ('127.0.0.1', {p['udp']}))\n"
-            "    def unix():\n"
-            "        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
-            f"        s.connect({p['unix']!r})\n        s.sendall(b'{MARK}')\n"
-            "    attempt('tcp', tcp)\n    attempt('mptcp', lambda: tcp(262))\n    attempt('tfo', tfo)\n"
-            "    attempt('udp', udp)\n    attempt('unix', unix)\n"
-            "    raise RuntimeError('REACHED=' + repr(reached))\n"),
-            "bf16_round": BR + FOUND.replace("SECRET", repr(SECRET.encode())) + (
-            "    import linecache, glob, os, sys\n"
-            "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
-            "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
-            "        look('proc', path)\n"
-            f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r},\n"
-            f"                  {str(ROOT / 'README.md')!r},\n"
-            f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
-            "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
-            "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
-            "        look('file', path)\n"
-            "    f = sys._getframe()\n"
-            "    while f is not None:\n"
-            "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
-            "        f = f.f_back\n"
-            "    found = [x for x in found if not (isinstance(x, tuple) and not x[3])]\n"
-            "    raise RuntimeError('FOUND=' + repr(found))\n"),
-            "sequential_sum": SS + (
-            "    seen = []\n"
-            "    for table in ('tcp', 'tcp6', 'udp', 'udp6', 'unix'):\n"
-            "        try:\n"
-            "            lines = open('/proc/net/' + table).readlines()[1:]\n"
-            "            seen += [table + ':' + line.strip()[:60] for line in lines]\n"
-            "        except OSError:\n"
-            "            pass\n"
-            "    raise RuntimeError('PORTS=' + repr(seen))\n"),
-            "pairwise_sum": PS + (
-            f"    open('/dev/shm/{MARK}', 'w').write('x')\n"
-            f"    open('/tmp/{MARK}', 'w').write('x')\n"
-            "    raise NotImplementedError()\n")}),
-        "escape": submission({
-            "bf16_round": BR + (
-                "    import os, time\n"
-                f"    os.posix_spawn('/bin/sleep', ['sleep', '600', '{MARK}'], dict(os.environ), setsid=True)\n"
-                "    if os.fork() == 0:\n"
-                "        os.setsid()\n"
-                "        if os.fork() == 0:\n"
-                f"            os.execvp('sleep', ['sleep', '601', '{MARK}'])\n"
-                "        os._exit(0)\n"
-                "    time.sleep(0.5)\n"
-                "    raise NotImplementedError()\n"),
-            "sequential_sum": SS + (
-                "    import os\n"
-                "    while True:\n"
-                "        try:\n"
-                "            if os.fork() == 0:\n"
-                f"                os.execvp('sleep', ['sleep', '602', '{MARK}'])\n"
-                "        except OSError:\n"
-                "            pass\n"),
-            "pairwise_sum": PS + (
-                "    import threading, time\n"
-                "    while True:\n"
-                "        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n")}),
+        "probe": submission(
+            {
+                "format_table": FT
+                + (
+                    "    import socket, os\n"
+                    "    reached = []\n"
+                    "    def attempt(label, fn):\n"
+                    "        try:\n            fn()\n            reached.append(label)\n"
+                    "        except OSError:\n            pass\n"
+                    "    def tcp(proto=0):\n"
+                    "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)\n"
+                    f"        s.settimeout(2)\n        s.connect(('127.0.0.1', {p['tcp']}))\n        s.sendall(b'{MARK}')\n"
+                    "    def tfo():\n"
+                    "        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
+                    f"        s.sendto(b'{MARK}', getattr(socket, 'MSG_FASTOPEN', 0x20000000), ('127.0.0.1', {p['tcp']}))\n"
+                    "    def udp():\n"
+                    "        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                    f"        s.sendto(b'{MARK}', ('127.0.0.1', {p['udp']}))\n"
+                    "    def unix():\n"
+                    "        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
+                    f"        s.connect({p['unix']!r})\n        s.sendall(b'{MARK}')\n"
+                    "    attempt('tcp', tcp)\n    attempt('mptcp', lambda: tcp(262))\n    attempt('tfo', tfo)\n"
+                    "    attempt('udp', udp)\n    attempt('unix', unix)\n"
+                    "    raise RuntimeError('REACHED=' + repr(reached))\n"
+                ),
+                "bf16_round": BR
+                + FOUND.replace("SECRET", repr(SECRET.encode()))
+                + (
+                    "    import linecache, glob, os, sys\n"
+                    "    found += [k for k in linecache.cache if 'hidden' in str(k).lower()]\n"
+                    "    for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
+                    "        look('proc', path)\n"
+                    f"    for path in ([{str(ROOT / 'solutions' / LESSON / (LESSON + '.ipynb'))!r},\n"
+                    f"                  {str(ROOT / 'README.md')!r},\n"
+                    f"                 {str(out_dir / 'gradebook.db')!r}, '/etc/shadow', '/etc/passwd', '/root/.bashrc']\n"
+                    "                 + glob.glob('/tmp/*/*.ipynb') + glob.glob('/tmp/course-grade-*/work/*')\n"
+                    "                 + glob.glob('/tmp/course-grade-*/checker.log')):\n"
+                    "        look('file', path)\n"
+                    "    f = sys._getframe()\n"
+                    "    while f is not None:\n"
+                    "        found += [k for k in f.f_globals if k.startswith('_ref_')]\n"
+                    "        f = f.f_back\n"
+                    "    found = [x for x in found if not (isinstance(x, tuple) and not x[3])]\n"
+                    "    raise RuntimeError('FOUND=' + repr(found))\n"
+                ),
+                "sequential_sum": SS
+                + (
+                    "    seen = []\n"
+                    "    for table in ('tcp', 'tcp6', 'udp', 'udp6', 'unix'):\n"
+                    "        try:\n"
+                    "            lines = open('/proc/net/' + table).readlines()[1:]\n"
+                    "            seen += [table + ':' + line.strip()[:60] for line in lines]\n"
+                    "        except OSError:\n"
+                    "            pass\n"
+                    "    raise RuntimeError('PORTS=' + repr(seen))\n"
+                ),
+                "pairwise_sum": PS
+                + (
+                    f"    open('/dev/shm/{MARK}', 'w').write('x')\n"
+                    f"    open('/tmp/{MARK}', 'w').write('x')\n"
+                    "    raise NotImplementedError()\n"
+                ),
+            }
+        ),
+        "escape": submission(
+            {
+                "bf16_round": BR
+                + (
+                    "    import os, time\n"
+                    f"    os.posix_spawn('/bin/sleep', ['sleep', '600', '{MARK}'], dict(os.environ), setsid=True)\n"
+                    "    if os.fork() == 0:\n"
+                    "        os.setsid()\n"
+                    "        if os.fork() == 0:\n"
+                    f"            os.execvp('sleep', ['sleep', '601', '{MARK}'])\n"
+                    "        os._exit(0)\n"
+                    "    time.sleep(0.5)\n"
+                    "    raise NotImplementedError()\n"
+                ),
+                "sequential_sum": SS
+                + (
+                    "    import os\n"
+                    "    while True:\n"
+                    "        try:\n"
+                    "            if os.fork() == 0:\n"
+                    f"                os.execvp('sleep', ['sleep', '602', '{MARK}'])\n"
+                    "        except OSError:\n"
+                    "            pass\n"
+                ),
+                "pairwise_sum": PS
+                + (
+                    "    import threading, time\n"
+                    "    while True:\n"
+                    "        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"
+                ),
+            }
+        ),
         # issue 18's caps, each named in the row: files, memory; and a loop that costs only its own tests
-        "limits": submission({
-            "format_table": FT + (
-                "    import os\n"
-                "    os.makedirs('flood', exist_ok=True)\n"
-                "    for i in range(25_000):  # past the 20,000-file cap, then return: no timeout needed\n"
-                "        open(f'flood/{i}', 'w').close()\n"
-                "    raise NotImplementedError()\n"),
-            "bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n",
-            "pairwise_sum": PS + "    while True:\n        pass\n"}, base=None),
+        "limits": submission(
+            {
+                "format_table": FT
+                + (
+                    "    import os\n"
+                    "    os.makedirs('flood', exist_ok=True)\n"
+                    "    for i in range(25_000):  # past the 20,000-file cap, then return: no timeout needed\n"
+                    "        open(f'flood/{i}', 'w').close()\n"
+                    "    raise NotImplementedError()\n"
+                ),
+                "bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n",
+                "pairwise_sum": PS + "    while True:\n        pass\n",
+            },
+            base=None,
+        ),
         # issue 17: restarts and replays come out of one time budget
         "hang_everywhere": submission(everywhere("    while True:\n        pass\n")),
         "parse_error": submission({"bf16_round": BR + "    return x +\n"}),
         "shadow": submission(extra="def isinstance(*args):\n    return True\nFORMATS = []\n"),
         "static_tamper": submission({}, extra="get_ipython().input_transformers_cleanup.append(lambda lines: [])\n"),
         "edit_tests": submission(edit=edit_and_delete_tests),
-        "hijack": submission(everywhere("    raise NotImplementedError()\n"), extra=(
-            "import os, pathlib, __main__\n"
-            "_h = pathlib.Path(os.environ['HOME'])\n"
-            "_a = (_h / 'autograder' / 'grader').mkdir(parents=True, exist_ok=True)\n"
-            "_b = (_h / 'autograder' / '__init__.py').write_text('')\n"
-            "_c = (_h / 'autograder' / 'grader' / '__init__.py').write_text('')\n"
-            f"_d = (_h / 'autograder' / 'grader' / 'checker.py').write_text('open(\"/tmp/{MARK}-hijack\", \"w\")')\n"
-            f"_e = (_h / 'sitecustomize.py').write_text('open(\"/tmp/{MARK}-site\", \"w\")')\n"
-            "_f = (_h / '.matplotlib').mkdir(exist_ok=True)\n"
-            f"_g = (_h / '.matplotlib' / 'matplotlibrc').write_text('backend: module://{MARK}')\n"
-            "_crash = os.write(__main__.OUT, (65536).to_bytes(8, 'big') + b'[' * 65536)\n")),
+        "hijack": submission(
+            everywhere("    raise NotImplementedError()\n"),
+            extra=(
+                "import os, pathlib, __main__\n"
+                "_h = pathlib.Path(os.environ['HOME'])\n"
+                "_a = (_h / 'autograder' / 'grader').mkdir(parents=True, exist_ok=True)\n"
+                "_b = (_h / 'autograder' / '__init__.py').write_text('')\n"
+                "_c = (_h / 'autograder' / 'grader' / '__init__.py').write_text('')\n"
+                f"_d = (_h / 'autograder' / 'grader' / 'checker.py').write_text('open(\"/tmp/{MARK}-hijack\", \"w\")')\n"
+                f"_e = (_h / 'sitecustomize.py').write_text('open(\"/tmp/{MARK}-site\", \"w\")')\n"
+                "_f = (_h / '.matplotlib').mkdir(exist_ok=True)\n"
+                f"_g = (_h / '.matplotlib' / 'matplotlibrc').write_text('backend: module://{MARK}')\n"
+                "_crash = os.write(__main__.OUT, (65536).to_bytes(8, 'big') + b'[' * 65536)\n"
+            ),
+        ),
         # red team: remember a hidden test's inputs, show them in a later visible test's message
-        "hidden_inputs": submission({
-            "sequential_sum": SS + (
-                "    SEEN.append(len(values))\n"
-                "    scalar = np.dtype(dtype).type\n"
-                "    total = scalar(0)\n"
-                "    for item in np.asarray(values).astype(dtype):\n"
-                "        total = scalar(total + item)\n"
-                "    return float(total)\n"),
-            "pairwise_sum": PS + "    raise ValueError('SEEN=' + repr(SEEN))\n"}, extra="SEEN = []\n"),
+        "hidden_inputs": submission(
+            {
+                "sequential_sum": SS
+                + (
+                    "    SEEN.append(len(values))\n"
+                    "    scalar = np.dtype(dtype).type\n"
+                    "    total = scalar(0)\n"
+                    "    for item in np.asarray(values).astype(dtype):\n"
+                    "        total = scalar(total + item)\n"
+                    "    return float(total)\n"
+                ),
+                "pairwise_sum": PS + "    raise ValueError('SEEN=' + repr(SEEN))\n",
+            },
+            extra="SEEN = []\n",
+        ),
     }
 
 
@@ -390,9 +441,11 @@ def test_nothing_hidden_or_secret_reaches_the_student(attacked):
     for r in results.values():
         for t in r.tests:
             if t.hidden and t.score < t.max_score:
-                assert t.error == "failed (the hidden test's details are not shown)" or t.error.startswith("not run") \
-                    or t.error.startswith(("timed out", "the student's process", "process limit",
-                                           "file limit")), t.error
+                assert (
+                    t.error == "failed (the hidden test's details are not shown)"
+                    or t.error.startswith("not run")
+                    or t.error.startswith(("timed out", "the student's process", "process limit", "file limit"))
+                ), t.error
 
 
 def test_the_checker_imports_and_reads_nothing_a_student_wrote(attacked):
@@ -426,7 +479,8 @@ def test_no_packet_leaves_the_sandbox(attacked):
     assert received == [], "nothing arrives at the host's loopback"
     # the sandbox has a loopback of its own: a UDP datagram may be sent there, and is lost
     assert "REACHED=" in message and not {"'tcp'", "'mptcp'", "'tfo'", "'unix'"} & set(
-        message.split("REACHED=")[1].strip("[]").split(", ")), message
+        message.split("REACHED=")[1].strip("[]").split(", ")
+    ), message
 
 
 def test_no_process_outlives_grading_and_nothing_is_left_in_dev_shm(attacked):
@@ -498,6 +552,7 @@ def test_unreadable_missing_and_symlinked_submissions_are_explicit(attacked):
 
 def test_gradebook_journal_and_run_record_agree(attacked):
     from nbgrader.api import Gradebook
+
     results, out, *_ = attacked
     with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
         for student, r in results.items():
@@ -506,7 +561,8 @@ def test_gradebook_journal_and_run_record_agree(attacked):
             nb = gb.find_submission_notebook(LESSON, LESSON, student)
             assert (nb.score, nb.max_score) == (r.score, r.max_score), student
     journal = [json.loads(line) for line in open(out / "journal.jsonl")]
-    assert {j["student"] for j in journal} == {s for s, r in results.items()
-                                               if r.status != "missing" and "symlink" not in r.detail}
+    assert {j["student"] for j in journal} == {
+        s for s, r in results.items() if r.status != "missing" and "symlink" not in r.detail
+    }
     run = json.loads((out / "run.json").read_text())
     assert run["emulation"] == "tpu" and isinstance(run["seed"], int) and run["limits"]["cell_timeout"] == CELL_TIMEOUT

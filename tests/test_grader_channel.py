@@ -1,6 +1,7 @@
 """The channel between the checker and a real sandboxed student process (autograder/grader/
 remote.py, student_side.py, sandbox.py): what a lent object lets the student's code do, and that
 nothing of the student's runs between calls. A few seconds: one student process."""
+
 import os
 import time
 from pathlib import Path

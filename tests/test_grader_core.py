@@ -3,6 +3,7 @@
 wire (what may cross between the student's process and the checker), studentcode (what of a
 cell runs), plan (what runs where), verdict (points and status), outputs (what people read),
 submissions (what is found and refused), settings (one source for every default)."""
+
 import json
 import math
 import os
@@ -20,7 +21,8 @@ from autograder.grader.plan import build_plan, contract_names, docstring
 from autograder.grader.remote import StudentRaised
 from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
-from autograder.grader.studentcode import Protected, definitions_only, parse_error, static_attacks
+from autograder.grader.attacks import static_attacks
+from autograder.grader.studentcode import Protected, definitions_only, parse_error
 from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
 from autograder.grader.verdict import PRECEDENCE, decide, points_of, status
 from autograder.grader.plan import TestStep
@@ -28,13 +30,28 @@ from autograder.grader.plan import TestStep
 
 def roundtrip(value, **decoder):
     frame = wire.dumps({"v": wire.Encoder()(value)})
-    n = wire.frame_length(frame[:wire.HEADER_SIZE])
-    return wire.Decoder(**decoder)(wire.parse(frame[wire.HEADER_SIZE:wire.HEADER_SIZE + n])["v"])
+    n = wire.frame_length(frame[: wire.HEADER_SIZE])
+    return wire.Decoder(**decoder)(wire.parse(frame[wire.HEADER_SIZE : wire.HEADER_SIZE + n])["v"])
 
 
 # ------------------------------------------------------------------------------------------ wire
-PLAIN = [None, True, False, 0, -7, 2**80, 1.5, -0.0, "text \x1b[31m", [1, [2.5, "x"]], (1, (2,)),
-         {"a": 1, 2: (3, 4), (5, 6): None}, [], (), {}]
+PLAIN = [
+    None,
+    True,
+    False,
+    0,
+    -7,
+    2**80,
+    1.5,
+    -0.0,
+    "text \x1b[31m",
+    [1, [2.5, "x"]],
+    (1, (2,)),
+    {"a": 1, 2: (3, 4), (5, 6): None},
+    [],
+    (),
+    {},
+]
 
 
 @pytest.mark.parametrize("value", PLAIN, ids=repr)
@@ -51,8 +68,23 @@ def test_non_finite_floats_cross(value):
     assert type(got) is float and (math.isnan(got) if math.isnan(value) else got == value)
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
-                                   "complex64", "bfloat16", "float8_e4m3fn", "float8_e5m2"])
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        "bool",
+        "int8",
+        "uint8",
+        "int32",
+        "int64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "bfloat16",
+        "float8_e4m3fn",
+        "float8_e5m2",
+    ],
+)
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3), (0, 4)])
 def test_arrays_cross_with_dtype_shape_and_bits(dtype, shape):
     dt = wire.dtype_of(dtype)
@@ -65,6 +97,7 @@ def test_arrays_cross_with_dtype_shape_and_bits(dtype, shape):
 def test_jax_arrays_stay_jax_arrays_and_numpy_scalars_stay_scalars():
     import jax
     import jax.numpy as jnp
+
     got = roundtrip(jnp.arange(4, dtype=jnp.bfloat16))
     assert isinstance(got, jax.Array) and got.dtype == jnp.bfloat16
     assert type(roundtrip(jnp.arange(3), jax_arrays=False)) is np.ndarray
@@ -73,15 +106,22 @@ def test_jax_arrays_stay_jax_arrays_and_numpy_scalars_stay_scalars():
         assert type(got) is type(s) and got == s
 
 
-@pytest.mark.parametrize("value,expected", [
-    (np.dtype("float16"), np.dtype("float16")), (np.float16, np.float16),
-    (ml_dtypes.bfloat16, ml_dtypes.bfloat16), (np.dtype(ml_dtypes.float8_e4m3fn), np.dtype(ml_dtypes.float8_e4m3fn))])
+@pytest.mark.parametrize(
+    "value,expected",
+    [
+        (np.dtype("float16"), np.dtype("float16")),
+        (np.float16, np.float16),
+        (ml_dtypes.bfloat16, ml_dtypes.bfloat16),
+        (np.dtype(ml_dtypes.float8_e4m3fn), np.dtype(ml_dtypes.float8_e4m3fn)),
+    ],
+)
 def test_dtypes_cross_in_the_form_given(value, expected):
     assert roundtrip(value) is expected or roundtrip(value) == expected
 
 
 def test_jnp_scalar_types_and_paths_cross():
     import jax.numpy as jnp
+
     assert roundtrip(jnp.bfloat16) is jnp.bfloat16
     assert roundtrip(Path("/tmp/x")) == Path("/tmp/x") and isinstance(roundtrip(Path("a")), Path)
 
@@ -101,24 +141,47 @@ class EvilDict(dict):
     pass
 
 
-@pytest.mark.parametrize("value", [EvilFloat(1.0), EvilList([1]), EvilDict(a=1), np.array([object()]),
-                                   np.array(["a"]), lambda: 0, object(), {1, 2}, b"bytes",
-                                   [EvilFloat(2.0)], {"k": EvilFloat(3.0)}],
-                         ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize(
+    "value",
+    [
+        EvilFloat(1.0),
+        EvilList([1]),
+        EvilDict(a=1),
+        np.array([object()]),
+        np.array(["a"]),
+        lambda: 0,
+        object(),
+        {1, 2},
+        b"bytes",
+        [EvilFloat(2.0)],
+        {"k": EvilFloat(3.0)},
+    ],
+    ids=lambda v: type(v).__name__,
+)
 def test_anything_but_plain_data_is_refused(value):
     with pytest.raises(wire.WireError):
         wire.Encoder()(value)
 
 
-@pytest.mark.parametrize("payload", [
-    {"$": "nd", "dtype": "object", "shape": [1], "b64": "AAAA"},
-    {"$": "nd", "dtype": "float32", "shape": [2], "b64": "AAAA"},          # 4 bytes for 8
-    {"$": "nd", "dtype": "float32", "shape": [-1], "b64": ""},
-    {"$": "nd", "dtype": "float32", "shape": [1], "b64": "!!!!"},
-    {"$": "float", "v": "1e999"}, {"$": "tuple", "v": "abc"}, {"$": "dict", "v": [[[1], 2]]},
-    {"$": "handle", "id": 1}, {"$": "lent", "id": 1}, {"$": "exec", "v": "os.system('x')"},
-    {"no tag": 1}, {"$": "scalar", "dtype": "float32", "b64": "AA=="},
-    {"$": "dtype", "name": "object", "form": "dtype"}, {"$": "path", "v": 5}])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"$": "nd", "dtype": "object", "shape": [1], "b64": "AAAA"},
+        {"$": "nd", "dtype": "float32", "shape": [2], "b64": "AAAA"},  # 4 bytes for 8
+        {"$": "nd", "dtype": "float32", "shape": [-1], "b64": ""},
+        {"$": "nd", "dtype": "float32", "shape": [1], "b64": "!!!!"},
+        {"$": "float", "v": "1e999"},
+        {"$": "tuple", "v": "abc"},
+        {"$": "dict", "v": [[[1], 2]]},
+        {"$": "handle", "id": 1},
+        {"$": "lent", "id": 1},
+        {"$": "exec", "v": "os.system('x')"},
+        {"no tag": 1},
+        {"$": "scalar", "dtype": "float32", "b64": "AA=="},
+        {"$": "dtype", "name": "object", "form": "dtype"},
+        {"$": "path", "v": 5},
+    ],
+)
 def test_malformed_or_unknown_data_is_refused(payload):
     with pytest.raises(wire.WireError):
         wire.Decoder()(payload)
@@ -161,16 +224,21 @@ DEFINITIONS = [
     ("def f(x):\n    return x\n", "def f(x):\n    return x", 0),
     ("import numpy as np\nX = 3\nY = np.float32(2)\n", "import numpy as np\nX = 3\nY = np.float32(2)", 0),
     ("print('hi')\nf(3)\n", "", 2),
-    ("x = f(1)\n", "", 1),                                              # a call of a student name
-    ("def g(a=h()):\n    pass\n", "", 1),                               # runs h at definition time
+    ("x = f(1)\n", "", 1),  # a call of a student name
+    ("def g(a=h()):\n    pass\n", "", 1),  # runs h at definition time
     ("@my_decorator\ndef g():\n    pass\n", "@my_decorator\ndef g():\n    pass", 0),
     ("@make()\ndef g():\n    pass\n", "", 1),
     ("class A(Base):\n    x = 1\n    run()\n", "class A(Base):\n    x = 1", 0),
     ("class A(metaclass=M):\n    pass\n", "class A(metaclass=M):\n    pass", 0),
     ("for i in range(3):\n    pass\n", "", 1),
-    ("try:\n    import ml_dtypes\nexcept ImportError:\n    pass\n",
-     "try:\n    import ml_dtypes\nexcept ImportError:\n    pass", 0),
-    ("obj.attr = 3\n", "", 1), ("x[0] = 1\n", "", 1), ("_ready = Precision.setup()\n", "_ready = Precision.setup()", 0),
+    (
+        "try:\n    import ml_dtypes\nexcept ImportError:\n    pass\n",
+        "try:\n    import ml_dtypes\nexcept ImportError:\n    pass",
+        0,
+    ),
+    ("obj.attr = 3\n", "", 1),
+    ("x[0] = 1\n", "", 1),
+    ("_ready = Precision.setup()\n", "_ready = Precision.setup()", 0),
     ("%timeit f()\n", "", 1),
 ]
 
@@ -184,8 +252,11 @@ def test_definitions_only(source, kept, dropped):
 def test_instructor_cells_keep_no_calls_and_protected_names_are_refused():
     assert definitions_only("Y = np.float32(2)\nZ = 3\n", calls=False)[:2] == ("Z = 3", 1)
     protected = Protected(["import numpy as np\ndef exact_matmul(a, b):\n    return a @ b\n"])
-    code, _, refused = definitions_only("def exact_matmul(a, b):\n    return 0\ndef isinstance(*a):\n    return True\n"
-                                        "import numpy as np\nimport os as np2\n", protected)
+    code, _, refused = definitions_only(
+        "def exact_matmul(a, b):\n    return 0\ndef isinstance(*a):\n    return True\n"
+        "import numpy as np\nimport os as np2\n",
+        protected,
+    )
     assert set(refused) == {"exact_matmul", "isinstance"}
     assert code == "import numpy as np\nimport os as np2"
 
@@ -196,10 +267,14 @@ ATTACKS = [
     ("import sys\nsys.excepthook = f", "assigns sys.excepthook"),
     ("np.testing.assert_allclose = f", "assigns np.testing.assert_allclose"),
     ("def f():\n    return sys._getframe(1).f_globals", "uses ._getframe"),
-    ("import ctypes", "imports ctypes"), ("import inspect", "imports inspect"),
-    ("def f():\n    g = globals()", "calls globals()"), ("exec('x')", "calls exec()"),
-    ("x = (lambda: 0).__globals__", "uses .__globals__"), ("import gc", "imports gc"),
-    ("from numpy import testing", "imports numpy.testing"), ("import signal", "imports signal"),
+    ("import ctypes", "imports ctypes"),
+    ("import inspect", "imports inspect"),
+    ("def f():\n    g = globals()", "calls globals()"),
+    ("exec('x')", "calls exec()"),
+    ("x = (lambda: 0).__globals__", "uses .__globals__"),
+    ("import gc", "imports gc"),
+    ("from numpy import testing", "imports numpy.testing"),
+    ("import signal", "imports signal"),
     ("import subprocess", "imports subprocess"),
 ]
 
@@ -209,8 +284,10 @@ def test_static_attacks_are_named(source, finding):
     assert finding in static_attacks([source], Protected([]))
 
 
-@pytest.mark.parametrize("source", ["import numpy as np\ndef f(x):\n    return np.sum(x)",
-                                    "import math\nimport jax.numpy as jnp\nclass P:\n    pass"])
+@pytest.mark.parametrize(
+    "source",
+    ["import numpy as np\ndef f(x):\n    return np.sum(x)", "import math\nimport jax.numpy as jnp\nclass P:\n    pass"],
+)
 def test_ordinary_answers_are_not_attacks(source):
     assert static_attacks([source], Protected(["import numpy as np"])) == []
 
@@ -229,20 +306,36 @@ def _cell(source, gid="", **meta):
 
 
 def small_lesson():
-    source = nbformat.v4.new_notebook(cells=[
-        _cell("import numpy as np\nN = 3"),
-        _cell("def f(x):\n    '''Add one.'''\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION",
-              "answer_f", solution=True, grade=False),
-        _cell('"""f adds one."""\nassert f(1) == 2', "test_f_visible", grade=True, points=1),
-        _cell('"""Hidden: fresh inputs."""\n### BEGIN HIDDEN TESTS\nassert f(5) == 6\n### END HIDDEN TESTS',
-              "test_f_hidden", grade=True, points=2),
-        _cell("def helper():\n    return f(0)\nresult = helper()\nplot()"),
-    ])
-    release = nbformat.v4.new_notebook(cells=[
-        source.cells[0], _cell("def f(x):\n    '''Add one.'''\n    raise NotImplementedError()", "answer_f",
-                               solution=True, grade=False),
-        source.cells[2], _cell('"""Hidden: fresh inputs."""', "test_f_hidden", grade=True, points=2),
-        source.cells[4]])
+    source = nbformat.v4.new_notebook(
+        cells=[
+            _cell("import numpy as np\nN = 3"),
+            _cell(
+                "def f(x):\n    '''Add one.'''\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION",
+                "answer_f",
+                solution=True,
+                grade=False,
+            ),
+            _cell('"""f adds one."""\nassert f(1) == 2', "test_f_visible", grade=True, points=1),
+            _cell(
+                '"""Hidden: fresh inputs."""\n### BEGIN HIDDEN TESTS\nassert f(5) == 6\n### END HIDDEN TESTS',
+                "test_f_hidden",
+                grade=True,
+                points=2,
+            ),
+            _cell("def helper():\n    return f(0)\nresult = helper()\nplot()"),
+        ]
+    )
+    release = nbformat.v4.new_notebook(
+        cells=[
+            source.cells[0],
+            _cell(
+                "def f(x):\n    '''Add one.'''\n    raise NotImplementedError()", "answer_f", solution=True, grade=False
+            ),
+            source.cells[2],
+            _cell('"""Hidden: fresh inputs."""', "test_f_hidden", grade=True, points=2),
+            source.cells[4],
+        ]
+    )
     return source, release
 
 
@@ -254,7 +347,7 @@ def test_plan_runs_definitions_on_the_student_side_and_the_source_tests_in_the_c
     plan = build_plan(source, release, submitted)
     assert plan.contract == ["f"] and plan.setup == "import numpy as np\nN = 3"
     assert [t.grade_id for t in plan.tests] == ["test_f_visible", "test_f_hidden"]
-    assert plan.tests[1].hidden and "assert f(5) == 6" in plan.tests[1].source   # from the source
+    assert plan.tests[1].hidden and "assert f(5) == 6" in plan.tests[1].source  # from the source
     assert [t.points for t in plan.tests] == [1.0, 2.0] and plan.tests[0].doc == "f adds one."
     student = dict(plan.student_cells)
     assert "print" not in student["answer_f"] and "def f(x)" in student["answer_f"]
@@ -293,8 +386,9 @@ def test_contract_and_docstrings():
 STEP = TestStep("test_f_hidden", 2.0, True, "Hidden: fresh inputs.", "")
 
 
-@pytest.mark.parametrize("state,points", [("ok", 2.0), ("error", 0.0), ("timeout", 0.0), ("died", 0.0),
-                                          ("skipped", 0.0)])
+@pytest.mark.parametrize(
+    "state,points", [("ok", 2.0), ("error", 0.0), ("timeout", 0.0), ("died", 0.0), ("skipped", 0.0)]
+)
 def test_a_cell_earns_its_points_only_by_running_to_the_end(state, points):
     t = points_of(STEP, TestRecord("test_f_hidden", state, "AssertionError", "expected 6 got 5"), 10)
     assert t.score == points
@@ -304,17 +398,22 @@ def test_a_cell_earns_its_points_only_by_running_to_the_end(state, points):
 
 def test_visible_messages_are_shown():
     step = TestStep("test_f_visible", 1.0, False, "", "")
-    assert points_of(step, TestRecord("test_f_visible", "error", "AssertionError", "expected 2 got 3"), 10).error \
+    assert (
+        points_of(step, TestRecord("test_f_visible", "error", "AssertionError", "expected 2 got 3"), 10).error
         == "AssertionError: expected 2 got 3"
+    )
 
 
-@pytest.mark.parametrize("attacks,edits,states,expected", [
-    ([], [], ["ok", "ok"], "ok"),
-    ([], [], ["ok", "timeout"], "timeout"),
-    ([], [], ["died", "timeout"], "error"),
-    ([], ["edited test_f_visible"], ["died"], "tampered"),
-    (["imports ctypes"], [], ["ok"], "tampered"),
-])
+@pytest.mark.parametrize(
+    "attacks,edits,states,expected",
+    [
+        ([], [], ["ok", "ok"], "ok"),
+        ([], [], ["ok", "timeout"], "timeout"),
+        ([], [], ["died", "timeout"], "error"),
+        ([], ["edited test_f_visible"], ["died"], "tampered"),
+        (["imports ctypes"], [], ["ok"], "tampered"),
+    ],
+)
 def test_status_precedence(attacks, edits, states, expected):
     records = [TestRecord(f"t{i}", s) for i, s in enumerate(states)]
     assert status(attacks, edits, records)[0] == expected
@@ -330,9 +429,24 @@ def test_code_aimed_at_the_grader_zeroes_the_notebook():
 
 # ------------------------------------------------------------------------------------ outputs
 def test_feedback_escapes_and_hides(tmp_path):
-    r = Result("<script>alert(1)</script>", "01_x", 1, 3, "ok", tests=[
-        TestResult("test_a_hidden", 0, 2, "failed (the hidden test's details are not shown)", True,
-                   "doc <b>", message="AssertionError: expected SECRET")])
+    r = Result(
+        "<script>alert(1)</script>",
+        "01_x",
+        1,
+        3,
+        "ok",
+        tests=[
+            TestResult(
+                "test_a_hidden",
+                0,
+                2,
+                "failed (the hidden test's details are not shown)",
+                True,
+                "doc <b>",
+                message="AssertionError: expected SECRET",
+            )
+        ],
+    )
     page = feedback_html(r)
     assert "<script>" not in page and "&lt;script&gt;" in page and "SECRET" not in page
     r2 = Result("=HYPERLINK(1)", "01_x", 0, 1, "ok")
@@ -366,8 +480,9 @@ def test_symlinks_are_refused_and_layouts_found(tmp_path):
     assert ("eve", "01_x") not in found
 
 
-@pytest.mark.parametrize("raw", [b"{not json", "\u00e9".encode("latin-1"), b'{"cells": 3, "nbformat": 4}',
-                                 b"x" * (51 * 2**20)])
+@pytest.mark.parametrize(
+    "raw", [b"{not json", "\u00e9".encode("latin-1"), b'{"cells": 3, "nbformat": 4}', b"x" * (51 * 2**20)]
+)
 def test_unreadable_notebooks_give_a_short_reason(raw):
     with pytest.raises(ValueError) as err:
         parse_notebook(raw)
@@ -387,6 +502,7 @@ def test_command_line_defaults_are_the_settings_defaults():
     from autograder.__main__ import _settings, main  # noqa: F401
     import argparse
     from autograder.__main__ import _settings_arguments
+
     parser = argparse.ArgumentParser()
     _settings_arguments(parser, jobs=True)
     s = _settings(parser.parse_args([]))
@@ -412,6 +528,7 @@ def test_a_frame_built_to_exhaust_the_checker_is_refused(monkeypatch):
 
 def test_each_notebook_gets_its_own_reproducible_seed():
     from autograder.grader.run import notebook_seed
+
     assert notebook_seed(7, "ann", "01_x") == notebook_seed(7, "ann", "01_x")
     assert len({notebook_seed(7, s, "01_x") for s in ("ann", "bo", "cy")}) == 3
     assert notebook_seed(7, "ann", "01_x") != notebook_seed(8, "ann", "01_x")
@@ -422,14 +539,14 @@ def test_a_failed_visible_check_shows_what_it_printed_and_a_hidden_one_nothing()
     visible = TestStep("test_f_visible", 1.0, False, "", "")
     record = TestRecord("t", "error", "AssertionError", "", output="expected 2, got 3\n")
     t = points_of(visible, record, 10)
-    assert t.output == "expected 2, got 3\n" and "expected 2, got 3" in feedback_html(
-        Result("s", "l", tests=[t]))
+    assert t.output == "expected 2, got 3\n" and "expected 2, got 3" in feedback_html(Result("s", "l", tests=[t]))
     hidden = points_of(STEP, TestRecord("t", "error", "AssertionError", "", output="expected 6, got 5\n"), 10)
     assert hidden.output == "" and "expected 6" not in feedback_html(Result("s", "l", tests=[hidden]))
 
 
 def test_the_sandbox_says_in_one_line_what_holds(monkeypatch):
     from autograder.grader import sandbox
+
     monkeypatch.setattr(sandbox, "bwrap_works", lambda: "bubblewrap (bwrap) is not installed")
     line = sandbox.describe()
     assert line.startswith("WARNING: bubblewrap (bwrap) is not installed") and "rlimits and Landlock" in line

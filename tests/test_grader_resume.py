@@ -1,6 +1,7 @@
 """An interrupted grading run loses no finished grade, and a rerun resumes where it stopped
 (--force regrades); driven through the command line like an instructor would (Ctrl-C = SIGINT
 to the whole process group)."""
+
 import csv
 import json
 import os
@@ -20,19 +21,30 @@ LESSON = "01_number_formats"  # the quickest lesson to grade (13 points)
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "COURSE_LESSONS": LESSON}, **kw)
+    return subprocess.run(
+        cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "COURSE_LESSONS": LESSON}, **kw
+    )
 
 
 def test_interrupt_keeps_finished_grades_and_rerun_resumes(tmp_path):
     subs, out = tmp_path / "subs", tmp_path / "out"
-    for student, nb in [("a_perfect", fill_answers(student_nb(LESSON), source_nb(LESSON))),
-                        ("b_blank", student_nb(LESSON)), ("c_blank", student_nb(LESSON))]:
+    for student, nb in [
+        ("a_perfect", fill_answers(student_nb(LESSON), source_nb(LESSON))),
+        ("b_blank", student_nb(LESSON)),
+        ("c_blank", student_nb(LESSON)),
+    ]:
         (subs / student).mkdir(parents=True)
         nbformat.write(nb, str(subs / student / f"{LESSON}.ipynb"))
     cmd = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out), "--jobs", "1"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "COURSE_LESSONS": LESSON}, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COURSE_LESSONS": LESSON},
+        start_new_session=True,
+    )
     journal = out / "journal.jsonl"
     deadline = time.time() + 300
     while time.time() < deadline and not (journal.exists() and journal.read_text().count("\n") >= 1):
@@ -52,7 +64,10 @@ def test_interrupt_keeps_finished_grades_and_rerun_resumes(tmp_path):
     assert again.stderr.count("already graded") == len(finished), again.stderr
     rows = {r["student"]: r for r in csv.DictReader(open(out / "grades.csv"))}
     assert {s: (r["score"], r["status"]) for s, r in rows.items()} == {
-        "a_perfect": ("13", "ok"), "b_blank": ("0", "ok"), "c_blank": ("0", "ok")}
+        "a_perfect": ("13", "ok"),
+        "b_blank": ("0", "ok"),
+        "c_blank": ("0", "ok"),
+    }
 
     t0 = time.perf_counter()
     quick = run(cmd)

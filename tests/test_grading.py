@@ -5,6 +5,7 @@ points; the command line writes the gradebook files and never prints hidden test
 One class (perfect and blank submissions of every lesson, one wrong answer) is graded once for
 the module (one xdist worker owns the module: tests/conftest.py); the tests read its results.
 """
+
 import csv
 import subprocess
 import sys
@@ -21,8 +22,11 @@ pytestmark = pytest.mark.slow
 
 
 def points_by_test(lesson):
-    return {cell_grade_id(c): c.metadata["nbgrader"]["points"] for c in source_nb(lesson).cells
-            if cell_grade_id(c).startswith("test_")}
+    return {
+        cell_grade_id(c): c.metadata["nbgrader"]["points"]
+        for c in source_nb(lesson).cells
+        if cell_grade_id(c).startswith("test_")
+    }
 
 
 def write(nb, path):
@@ -34,8 +38,11 @@ def wrong_answer(lesson):
     """The plausible wrong answer graded through nbgrader: for lesson 02 the seed's byte count
     (fails the visible and the hidden test), elsewhere the first one listed."""
     mutants = load_mutants(lesson)
-    return next((m for m in mutants if "bytes" in m["why"]), mutants[0]) \
-        if lesson == "02_matmul_accumulation" else mutants[0]
+    return (
+        next((m for m in mutants if "bytes" in m["why"]), mutants[0])
+        if lesson == "02_matmul_accumulation"
+        else mutants[0]
+    )
 
 
 # Every wrong answer of every lesson is graded by the grader itself in tests/test_notebooks.py; here
@@ -51,8 +58,10 @@ def graded_class(tmp_path_factory):
         write(student_nb(lesson), subs / "blank" / f"{lesson}.ipynb")
     for lesson in WRONG_ONE:
         mutant = wrong_answer(lesson)
-        write(fill_answers(student_nb(lesson), source_nb(lesson), {mutant["function"]: mutant["source"]}),
-              subs / "wrong" / f"{lesson}.ipynb")
+        write(
+            fill_answers(student_nb(lesson), source_nb(lesson), {mutant["function"]: mutant["source"]}),
+            subs / "wrong" / f"{lesson}.ipynb",
+        )
     results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
@@ -100,8 +109,13 @@ def test_command_line_grade_and_check(tmp_path):
     (subs / "bob" / "notes.txt").write_text("not a notebook")
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "autograder"]
-    proc = subprocess.run(cmd + ["grade", str(subs), "--out", str(out), "--jobs", "2"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        cmd + ["grade", str(subs), "--out", str(out), "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "notes.txt" in proc.stderr, "unknown files are reported"
     rows = list(csv.DictReader(open(out / "grades.csv")))
@@ -116,11 +130,13 @@ def test_command_line_grade_and_check(tmp_path):
     feedback = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
     assert "NotImplementedError" in feedback and "_ref_" not in feedback
 
-    ok = subprocess.run(cmd + ["check", str(subs / "ada" / f"{lesson}.ipynb")],
-                        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    ok = subprocess.run(
+        cmd + ["check", str(subs / "ada" / f"{lesson}.ipynb")], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert ok.returncode == 0 and f"Score: {total:g} / {total:g}" in ok.stdout, ok.stdout + ok.stderr
-    bad = subprocess.run(cmd + ["check", str(subs / "bob" / f"{lesson}.ipynb")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    bad = subprocess.run(
+        cmd + ["check", str(subs / "bob" / f"{lesson}.ipynb")], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert bad.returncode == 1 and "FAIL" in bad.stdout and f"Score: 0 / {total:g}" in bad.stdout
     printed = ok.stdout + bad.stdout + proc.stdout + proc.stderr
     for cell in source_nb(lesson).cells:
@@ -134,6 +150,7 @@ def test_check_recognises_a_renamed_copy(tmp_path):
     """Colab and browsers rename downloads ("Copy of ...", "... (1)"): `check` finds the lesson by the
     notebook's exercises; a notebook that is no lesson of the course is refused."""
     from autograder.__main__ import lesson_of
+
     lesson = "03_int8_quantization"
     for name in (f"{lesson}.ipynb", f"Copy of {lesson} (1).ipynb", "mine.ipynb"):
         write(fill_answers(student_nb(lesson), source_nb(lesson)), tmp_path / name)

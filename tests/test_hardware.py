@@ -1,6 +1,7 @@
 """autograder/hardware.py, the run on a real accelerator: its probe names the arithmetic of DEFAULT
 precision correctly (checked here under emulated TPU and GPU precision), it reports a failing
 notebook as failed, and it needs nothing beside JAX but nbformat, nbclient and a kernel (no nbgrader)."""
+
 import json
 import os
 import subprocess
@@ -15,8 +16,7 @@ from conftest import ROOT
 EMULATION = (ROOT / "autograder" / "emulate_precision.py").read_text()
 
 
-@pytest.mark.parametrize("mode, expected", [("none", "exact"), ("tpu", "one bf16 pass"),
-                                            ("gpu", "tf32 inputs")])
+@pytest.mark.parametrize("mode, expected", [("none", "exact"), ("tpu", "one bf16 pass"), ("gpu", "tf32 inputs")])
 def test_probe_names_what_default_precision_computes(mode, expected):
     prelude = EMULATION if mode != "none" else ""
     result = hardware.probe(prelude, env={**os.environ, "COURSE_EMULATE": mode})
@@ -28,8 +28,7 @@ def test_probe_names_what_default_precision_computes(mode, expected):
 
 
 def test_run_reports_each_notebook_and_fails_on_an_error(tmp_path):
-    for name, code in [("01_good", "print('JAX x | backend: cpu')"),
-                       ("02_bad", "assert 1 + 1 == 3, 'arithmetic'")]:
+    for name, code in [("01_good", "print('JAX x | backend: cpu')"), ("02_bad", "assert 1 + 1 == 3, 'arithmetic'")]:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
         nb.cells[0].metadata["nbgrader"] = {"grade_id": f"test_{name}", "grade": True, "points": 1}
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -48,7 +47,6 @@ def test_run_reports_each_notebook_and_fails_on_an_error(tmp_path):
 
 
 def test_needs_no_nbgrader():
-    code = ("import sys; sys.modules['nbgrader'] = None\n"
-            "import autograder.hardware, autograder.lessoncheck; print('ok')")
+    code = "import sys; sys.modules['nbgrader'] = None\nimport autograder.hardware, autograder.lessoncheck; print('ok')"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

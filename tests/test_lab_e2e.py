@@ -11,6 +11,7 @@ Chromium comes from Debian (``make browser``; this file runs ``apt-get install -
 when it runs as root and /usr/bin/chromium is missing). Playwright never downloads a browser here.
 Where no Chromium can be had, the tests are skipped with the reason.
 """
+
 import contextlib
 import json
 import os
@@ -31,8 +32,16 @@ LESSON = "02_matmul_accumulation"  # runs in ~10 s on a CPU
 SHOTS = ROOT / "build" / "lab"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Headless on a machine with a closed network: no GPU, no sandbox (root), no background traffic.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 RUN_TIMEOUT_MS = 240_000  # the whole lesson, generous for a loaded 2-core CI machine
 
 
@@ -42,8 +51,10 @@ def chromium_or_reason() -> str | None:
         return None
     apt = shutil.which("apt-get")
     if CHROMIUM != "/usr/bin/chromium" or not apt or os.geteuid() != 0:
-        return (f"no Chromium at {CHROMIUM}, and it cannot be installed here "
-                "(needs root and apt-get: `make browser` runs `apt-get install -y chromium`)")
+        return (
+            f"no Chromium at {CHROMIUM}, and it cannot be installed here "
+            "(needs root and apt-get: `make browser` runs `apt-get install -y chromium`)"
+        )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     log = []
     for cmd in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "chromium"]):
@@ -68,9 +79,15 @@ def lab(tmp_path_factory):
     news = home / "settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)  # no "Would you like to get notified about Jupyter news?" toast
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), IPYTHONDIR=str(home / "ipython"))
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        IPYTHONDIR=str(home / "ipython"),
+    )
     for var in ("COURSE_EMULATE", "MPLBACKEND"):  # a student's kernel: real backend, inline plots
         env.pop(var, None)
     token, port = secrets.token_hex(16), free_port()
@@ -93,8 +110,7 @@ def browser():
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=shutil.which(CHROMIUM), headless=True,
-                              args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=shutil.which(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
@@ -131,9 +147,11 @@ def menu(page, top: str, item: str) -> None:
 
 def kernel_idle(page, timeout=60_000) -> None:
     """Wait until the status bar says "<kernel> | Idle" (not "No Kernel | Initializing")."""
-    page.wait_for_function("() => { const s = document.querySelector('.jp-StatusBar-Widget');"
-                           " return s && /\\| Idle/.test(s.innerText) && !/No Kernel/.test(s.innerText); }",
-                           timeout=timeout)
+    page.wait_for_function(
+        "() => { const s = document.querySelector('.jp-StatusBar-Widget');"
+        " return s && /\\| Idle/.test(s.innerText) && !/No Kernel/.test(s.innerText); }",
+        timeout=timeout,
+    )
 
 
 def code_cells_before_first_answer(nb):
@@ -159,12 +177,15 @@ def test_student_runs_lesson_in_jupyterlab(page, lab):
         menu(page, "Run", "Run All Cells")
         # The first exercise's visible test calls the stub: its traceback ends the run (the queued
         # cells after it are aborted, as for a student who pressed Run All).
-        error = notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
-                                 has_text="NotImplementedError").first
+        error = notebook.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']", has_text="NotImplementedError"
+        ).first
         error.wait_for(timeout=RUN_TIMEOUT_MS)
         kernel_idle(page, RUN_TIMEOUT_MS)
-        page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputPrompt')]"
-                               ".some(p => p.textContent.includes('[*]'))", timeout=RUN_TIMEOUT_MS)
+        page.wait_for_function(
+            "() => ![...document.querySelectorAll('.jp-InputPrompt')].some(p => p.textContent.includes('[*]'))",
+            timeout=RUN_TIMEOUT_MS,
+        )
 
         figure = notebook.locator(".jp-OutputArea-output img").first
         figure.scroll_into_view_if_needed()
@@ -186,8 +207,13 @@ def test_student_runs_lesson_in_jupyterlab(page, lab):
             assert c.outputs, f"no output from:\n{c.source[:200]}"
             assert not [o for o in c.outputs if o.output_type == "error"], json.dumps(c.outputs)[:2000]
         assert any("image/png" in o.get("data", {}) for c in before for o in c.outputs), "a figure"
-        errors = [(i, o.ename) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-                  for o in c.outputs if o.output_type == "error"]
+        errors = [
+            (i, o.ename)
+            for i, c in enumerate(nb.cells)
+            if c.cell_type == "code"
+            for o in c.outputs
+            if o.output_type == "error"
+        ]
         first_answer = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("solution"))
         assert errors and errors[0] == (first_answer + 1, "NotImplementedError"), errors
 

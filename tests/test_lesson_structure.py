@@ -1,4 +1,5 @@
 """Every lesson follows the skeleton of docs/AUTHORING.md and implements the fixed contracts."""
+
 import ast
 import re
 
@@ -9,15 +10,24 @@ from conftest import LESSONS, source_nb
 # The fixed exercise contracts of COURSE.md: every one must be an answer cell of its lesson.
 CONTRACTS = {
     "01_number_formats": ["bf16_round", "format_table", "sequential_sum", "pairwise_sum"],
-    "02_matmul_accumulation": ["evaluate_precision_policies", "emulated_bf16_accumulation",
-                               "accumulation_error_curve"],
-    "03_int8_quantization": ["quantize_per_channel", "quantize_per_tensor", "dequantize",
-                             "w8a8_matmul", "granularity_errors"],
-    "04_xprof_profiling": ["capture_warmed_trace", "xplane_path", "count_events", "step_times_ms",
-                           "top_ops"],
+    "02_matmul_accumulation": ["evaluate_precision_policies", "emulated_bf16_accumulation", "accumulation_error_curve"],
+    "03_int8_quantization": [
+        "quantize_per_channel",
+        "quantize_per_tensor",
+        "dequantize",
+        "w8a8_matmul",
+        "granularity_errors",
+    ],
+    "04_xprof_profiling": ["capture_warmed_trace", "xplane_path", "count_events", "step_times_ms", "top_ops"],
     "05_precision_policy": ["benchmark", "policy_table", "train_linear_regression"],
-    "06_block_scaled_formats": ["mx_quantize", "mx_dequantize", "mx_matmul", "granularity_sweep",
-                                "nvfp4_quantize", "nvfp4_dequantize"],
+    "06_block_scaled_formats": [
+        "mx_quantize",
+        "mx_dequantize",
+        "mx_matmul",
+        "granularity_sweep",
+        "nvfp4_quantize",
+        "nvfp4_dequantize",
+    ],
 }
 
 
@@ -44,8 +54,7 @@ def test_title_setup_and_summary(lesson):
 
 def test_contract_functions_are_answer_cells_with_visible_and_hidden_tests(lesson):
     nb = source_nb(lesson)
-    answers = [cell_grade_id(c).removeprefix("answer_") for c in nb.cells
-               if cell_grade_id(c).startswith("answer_")]
+    answers = [cell_grade_id(c).removeprefix("answer_") for c in nb.cells if cell_grade_id(c).startswith("answer_")]
     for function in CONTRACTS.get(lesson, []):
         assert function in answers, f"{lesson}: contract {function} is not an exercise"
     ids = [cell_grade_id(c) for c in nb.cells]
@@ -84,8 +93,11 @@ def test_notebooks_are_self_contained_and_make_figures(lesson):
 
 def test_plausible_wrong_answers_cover_every_exercise(lesson):
     mutants = load_mutants(lesson)
-    functions = [cell_grade_id(c).removeprefix("answer_") for c in source_nb(lesson).cells
-                 if cell_grade_id(c).startswith("answer_")]
+    functions = [
+        cell_grade_id(c).removeprefix("answer_")
+        for c in source_nb(lesson).cells
+        if cell_grade_id(c).startswith("answer_")
+    ]
     for function in functions:
         n = sum(m["function"] == function for m in mutants)
         assert n >= 2, f"{lesson}: only {n} plausible wrong answers for {function}"

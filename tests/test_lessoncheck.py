@@ -1,5 +1,6 @@
 """autograder.lessoncheck.reachable_tests: which test cells a swapped-in answer can change (the
 mutant checks skip the others). Over-approximating is safe; missing a cell is not."""
+
 import nbformat
 
 from autograder.lessoncheck import reachable_tests
@@ -18,25 +19,27 @@ def notebook(*cells):
 def test_reachable_tests_follow_every_path_to_the_function():
     nb = notebook(
         ("answer_f", "def f(x):\n    return x + 1"),
-        ("answer_g", "def g(x):\n    return f(x) * 2"),             # g calls f
+        ("answer_g", "def g(x):\n    return f(x) * 2"),  # g calls f
         ("answer_h", "def h(x):\n    return x"),
-        ("", "step = jax.jit(f)\nvalue = f(3)\nother = h(1)"),        # step can call f; value cannot
-        ("", "def helper():\n    return step(1)"),                   # helper calls f through step
+        ("", "step = jax.jit(f)\nvalue = f(3)\nother = h(1)"),  # step can call f; value cannot
+        ("", "def helper():\n    return step(1)"),  # helper calls f through step
         ("test_f_visible", "assert f(1) == 2"),
         ("test_f_hidden", "assert f(2) == 3"),
-        ("test_g_visible", "assert g(1) == 4"),                      # through g
-        ("test_h_visible", "assert h(value) == 4"),                  # a result, not a caller
-        ("test_h_hidden", "assert helper() == 2"),                   # through helper -> step -> f
-        ("test_k_hidden", "_Isolated('f')\nassert other == 1"),      # isolation names f as a string
+        ("test_g_visible", "assert g(1) == 4"),  # through g
+        ("test_h_visible", "assert h(value) == 4"),  # a result, not a caller
+        ("test_h_hidden", "assert helper() == 2"),  # through helper -> step -> f
+        ("test_k_hidden", "_Isolated('f')\nassert other == 1"),  # isolation names f as a string
     )
     got = reachable_tests(nb, "f")
     print(sorted(got))
     assert got == {"test_f_visible", "test_f_hidden", "test_g_visible", "test_h_hidden", "test_k_hidden"}
-    assert reachable_tests(nb, "h") == {"test_h_visible"}   # `other = h(1)` holds a result
+    assert reachable_tests(nb, "h") == {"test_h_visible"}  # `other = h(1)` holds a result
 
 
 def test_ipython_syntax_is_treated_conservatively():
-    nb = notebook(("answer_f", "def f():\n    return 1"),
-                  ("", "%timeit f()\nresult = f()"),                # not Python: assume result can call f
-                  ("test_x_hidden", "assert result == 1"))
+    nb = notebook(
+        ("answer_f", "def f():\n    return 1"),
+        ("", "%timeit f()\nresult = f()"),  # not Python: assume result can call f
+        ("test_x_hidden", "assert result == 1"),
+    )
     assert reachable_tests(nb, "f") == {"test_x_hidden"}

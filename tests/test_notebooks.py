@@ -5,10 +5,18 @@ that is not the reference (written by others from the contracts alone) gets its 
 
 (nbmake also runs every solution notebook: see the Makefile's `make test`.)
 """
+
 import pytest
 
-from autograder.lessoncheck import (cell_errors, disallowed_student_errors, emulation_env, execute,
-                                    grade_variants, load_alternatives, load_mutants)
+from autograder.lessoncheck import (
+    cell_errors,
+    disallowed_student_errors,
+    emulation_env,
+    execute,
+    grade_variants,
+    load_alternatives,
+    load_mutants,
+)
 from conftest import assert_runs_clean_under_emulation, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
@@ -35,8 +43,9 @@ def graded_candidates(tmp_path_factory):
             assert mutants, f"tests/mutants/{lesson}.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
             records, results = grade_variants(lesson, mutants, "tpu", alternatives)
-            cache[lesson] = records, results[:len(mutants)], results[len(mutants):]
+            cache[lesson] = records, results[: len(mutants)], results[len(mutants) :]
         return cache[lesson]
+
     return run
 
 

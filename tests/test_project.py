@@ -1,4 +1,5 @@
 """Project hygiene: one pinned dependency list mirrored for conda, the two README commands, CI."""
+
 import re
 import subprocess
 import tomllib
@@ -31,6 +32,31 @@ def test_readme_has_the_two_commands_and_ci_calls_make_test():
 
 def test_no_generated_files_are_tracked():
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    junk = [f for f in tracked if re.search(
-        r"gradebook\.db|\.ipynb_checkpoints|__pycache__|(^|/)build/|\.xplane\.pb$|\.trace\.json\.gz$", f)]
+    junk = [
+        f
+        for f in tracked
+        if re.search(r"gradebook\.db|\.ipynb_checkpoints|__pycache__|(^|/)build/|\.xplane\.pb$|\.trace\.json\.gz$", f)
+    ]
     assert junk == []
+
+
+def test_every_grader_module_is_one_small_room():
+    """The grader stays a package a newcomer reads in ten minutes: every module of
+    autograder/grader/ has a docstring saying what it owns, is listed in the package's map
+    (its __init__.py), and is at most ~300 lines (formatted by ruff)."""
+    package = ROOT / "autograder" / "grader"
+    index = (package / "__init__.py").read_text()
+    for module in sorted(package.glob("*.py")):
+        text = module.read_text()
+        assert text.startswith('"""'), f"{module.name}: no docstring saying what it owns"
+        assert len(text.splitlines()) <= 320, f"{module.name}: {len(text.splitlines())} lines; split it by job"
+        if module.name != "__init__.py":
+            assert re.search(rf"^{re.escape(module.name)}\s", index, re.M), f"{module.name} is not in the map"
+
+
+def test_the_code_is_linted_and_formatted_by_make_test():
+    """`make lint` (run first by `make test`) checks both ruff's rules and ruff's formatting."""
+    lint = re.search(r"^lint:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M).group(1)
+    assert "ruff check" in lint and "ruff format --check" in lint
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]
+    assert "format" in tool

@@ -1,5 +1,6 @@
 """`python -m autograder publish DIR`: the student-only tree holds the committed release (badges
 opening the student repository), a student README and the licence, and nothing hidden."""
+
 import json
 import re
 import shutil
@@ -52,8 +53,12 @@ def strings(obj):
 
 def published_text(folder) -> dict:
     """Every file's text, notebooks decoded from JSON (so quotes and newlines read as written)."""
-    return {rel: "\n".join(strings(json.loads((folder / rel).read_text()))) if rel.suffix == ".ipynb"
-            else (folder / rel).read_text(errors="replace") for rel in files(folder)}
+    return {
+        rel: "\n".join(strings(json.loads((folder / rel).read_text())))
+        if rel.suffix == ".ipynb"
+        else (folder / rel).read_text(errors="replace")
+        for rel in files(folder)
+    }
 
 
 def secrets() -> tuple[list[str], str]:
@@ -147,6 +152,7 @@ def test_requirements_are_the_pinned_student_packages(published):
     out, _, _ = published
     pins = [line for line in (out / "requirements.txt").read_text().splitlines() if not line.startswith("#")]
     import tomllib
+
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert pins == [d for d in deps if pub.package_name(d) in pub.STUDENT_PACKAGES]
     assert {pub.package_name(p) for p in pins} == set(pub.STUDENT_PACKAGES)

@@ -1,4 +1,5 @@
 """The student release is generated from solutions/, in sync, and leaks nothing."""
+
 import json
 import re
 
@@ -30,8 +31,7 @@ def test_no_solution_or_hidden_test_text_in_the_release(lesson):
     # Lines the source shows publicly anyway (a demo cell or a visible test may share a line with
     # a solution or a hidden test): everything outside the solution and hidden-test blocks.
     blocks = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS).*?### END (SOLUTION|HIDDEN TESTS)", re.S)
-    public = {line.strip() for c in source_nb(lesson).cells
-              for line in blocks.sub("", c.source).splitlines()}
+    public = {line.strip() for c in source_nb(lesson).cells for line in blocks.sub("", c.source).splitlines()}
     for cell in source_nb(lesson).cells:
         gid = cell_grade_id(cell)
         if gid.startswith("answer_"):
@@ -40,8 +40,11 @@ def test_no_solution_or_hidden_test_text_in_the_release(lesson):
             body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
         else:
             continue
-        leaked = [line for line in body.splitlines() if len(line.strip()) > 25
-                  and line.strip() in released and line.strip() not in public]
+        leaked = [
+            line
+            for line in body.splitlines()
+            if len(line.strip()) > 25 and line.strip() in released and line.strip() not in public
+        ]
         assert not leaked, f"{lesson}/{gid}: solution or hidden-test lines in the release: {leaked[:3]}"
 
 
@@ -121,9 +124,11 @@ def test_hidden_test_cells_display_nothing_in_the_release(lesson):
     for cell in hidden:
         gid = cell_grade_id(cell)
         body = ast.parse(cell.source).body
-        assert body and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
-                            for s in body), f"{gid}: more than the docstring in the release"
-        assert shell.run_cell(cell.source, store_history=True).result is None, \
+        assert body and all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) for s in body), (
+            f"{gid}: more than the docstring in the release"
+        )
+        assert shell.run_cell(cell.source, store_history=True).result is None, (
             f"{gid}: the student's run displays a value"
+        )
         bare = shell.run_cell(cell.source.rstrip().rstrip(";"), store_history=True).result
         assert isinstance(bare, str) and bare.strip(), f"{gid}: the control without ';' displays the docstring"

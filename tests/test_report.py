@@ -6,6 +6,7 @@ No kernels run here: the OUT folders are the example class's real grading output
 (tests/data/report/example_class/, from `python -m autograder grade examples/submissions`) and
 classes generated below by writing results.json, grades.csv and tests.csv directly.
 """
+
 import csv
 import html
 import io
@@ -23,13 +24,21 @@ from conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "report"
 SHOTS = ROOT / "build" / "report"
-HOSTILE = ["<img src=x onerror=alert(1)>", '=HYPERLINK("http://evil.example","click")', "+1+2", "@SUM(A1)",
-           "-2+3", "tab\there", "&amp; <b>bold</b>"]
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    '=HYPERLINK("http://evil.example","click")',
+    "+1+2",
+    "@SUM(A1)",
+    "-2+3",
+    "tab\there",
+    "&amp; <b>bold</b>",
+]
 
 
 # ---------------------------------------------------------------------------------------------
 # OUT folders
 # ---------------------------------------------------------------------------------------------
+
 
 def example_out(tmp_path: Path) -> Path:
     """The example class's real OUT/ (4 students, 5 lessons), feedback pages as the grader makes."""
@@ -48,12 +57,21 @@ LESSONS = {  # lesson: [(exercise, visible points, hidden points)]
     "02_beta": [("policies", 1, 3), ("curve", 1, 2)],
     "03_gamma": [("quantize", 1, 2), ("matmul", 1, 2), ("errors", 1, 2), ("scale", 1, 1)],
 }
-MESSAGES = ["reference at DEFAULT precision: error {} too large", "compile time leaked into the timing ({} ms)",
-            "scale of an all-zero column must be 1.0, got {}"]
+MESSAGES = [
+    "reference at DEFAULT precision: error {} too large",
+    "compile time leaked into the timing ({} ms)",
+    "scale of an all-zero column must be 1.0, got {}",
+]
 
 
-def generated_out(tmp_path: Path, n: int = 60, names: list[str] | None = None, seed: int = 0,
-                  run: dict | None = None, hostile_text: str = "") -> Path:
+def generated_out(
+    tmp_path: Path,
+    n: int = 60,
+    names: list[str] | None = None,
+    seed: int = 0,
+    run: dict | None = None,
+    hostile_text: str = "",
+) -> Path:
     """A class of n students written as the grader writes OUT/ (CSV cells through safe_csv_cell):
     every status, hidden failures with instructor-only messages, timings, and feedback pages."""
     rng = random.Random(seed)
@@ -65,20 +83,39 @@ def generated_out(tmp_path: Path, n: int = 60, names: list[str] | None = None, s
         skill = rng.random()
         for lesson, exercises in LESSONS.items():
             status = rng.choices(["ok", "timeout", "error", "tampered", "missing"], [40, 2, 2, 1, 3])[0]
-            r = {"student": student, "notebook": lesson, "score": 0.0, "status": status, "detail": "",
-                 "tests": [], "notes": [], "seconds": round(rng.uniform(2, 30), 2), "digest": "ab:tpu",
-                 "max_score": float(sum(v + h for _, v, h in exercises))}
+            r = {
+                "student": student,
+                "notebook": lesson,
+                "score": 0.0,
+                "status": status,
+                "detail": "",
+                "tests": [],
+                "notes": [],
+                "seconds": round(rng.uniform(2, 30), 2),
+                "digest": "ab:tpu",
+                "max_score": float(sum(v + h for _, v, h in exercises)),
+            }
             if status == "missing":
                 r["seconds"] = 0.0
                 results.append(r)
                 continue
-            r["detail"] = {"ok": "", "timeout": "timed out in a cell", "error": "kernel died " + hostile_text,
-                           "tampered": "deleted test_x_hidden " + hostile_text}[status]
+            r["detail"] = {
+                "ok": "",
+                "timeout": "timed out in a cell",
+                "error": "kernel died " + hostile_text,
+                "tampered": "deleted test_x_hidden " + hostile_text,
+            }[status]
             r["notes"] = [f"note about {hostile_text}"] if hostile_text else []
             for ex, vis, hid in exercises:
                 for kind, pts in (("visible", vis), ("hidden", hid)):
-                    t = {"grade_id": f"test_{ex}_{kind}", "max_score": float(pts), "hidden": kind == "hidden",
-                         "doc": f"{kind.capitalize()} check of {ex} {hostile_text}", "error": "", "message": ""}
+                    t = {
+                        "grade_id": f"test_{ex}_{kind}",
+                        "max_score": float(pts),
+                        "hidden": kind == "hidden",
+                        "doc": f"{kind.capitalize()} check of {ex} {hostile_text}",
+                        "error": "",
+                        "message": "",
+                    }
                     roll = rng.random()
                     if status == "tampered":
                         t["error"] = "no points: the checking machinery was attacked"
@@ -87,19 +124,30 @@ def generated_out(tmp_path: Path, n: int = 60, names: list[str] | None = None, s
                     elif roll < 0.08 + 0.5 * (1 - skill):
                         msg = rng.choice(MESSAGES).format(round(rng.uniform(0, 9), 3)) + hostile_text
                         t["message"] = "AssertionError: " + msg
-                        t["error"] = ("AssertionError (the hidden test's details are not shown)" if kind == "hidden"
-                                      else "AssertionError: " + msg)
+                        t["error"] = (
+                            "AssertionError (the hidden test's details are not shown)"
+                            if kind == "hidden"
+                            else "AssertionError: " + msg
+                        )
                     t["score"] = 0.0 if t["error"] else float(pts)
                     r["tests"].append(t)
             r["score"] = sum(t["score"] for t in r["tests"])
             results.append(r)
     (out / "results.json").write_text(json.dumps(results, indent=1))
-    write_safe_csv(out / "grades.csv", [["student", "notebook", "score", "max_score", "status"]]
-                   + [[r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]]
-                      for r in results])
-    write_safe_csv(out / "tests.csv", [["student", "notebook", "grade_id", "score", "max_score"]]
-                   + [[r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}"]
-                      for r in results for t in r["tests"]])
+    write_safe_csv(
+        out / "grades.csv",
+        [["student", "notebook", "score", "max_score", "status"]]
+        + [[r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]] for r in results],
+    )
+    write_safe_csv(
+        out / "tests.csv",
+        [["student", "notebook", "grade_id", "score", "max_score"]]
+        + [
+            [r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}"]
+            for r in results
+            for t in r["tests"]
+        ],
+    )
     for r in results:
         if r["status"] != "missing":
             page = out / "feedback" / r["student"] / f"{r['notebook']}.html"
@@ -113,6 +161,7 @@ def generated_out(tmp_path: Path, n: int = 60, names: list[str] | None = None, s
 # ---------------------------------------------------------------------------------------------
 # Reading the page back
 # ---------------------------------------------------------------------------------------------
+
 
 class Tables(HTMLParser):
     """{table id or class: [{"lesson", "check", "status", key: text}]} from the data-k cells."""
@@ -201,6 +250,7 @@ def assert_numbers_match_csvs(out: Path, page: str) -> None:
 # The numbers
 # ---------------------------------------------------------------------------------------------
 
+
 def test_example_class_numbers_equal_the_csvs(tmp_path):
     out = example_out(tmp_path)
     path = build_report(out)
@@ -212,9 +262,14 @@ def test_example_class_numbers_equal_the_csvs(tmp_path):
     # cy lost 3 points to wrong answers in each of three exercises (ties: the earlier lesson first)
     reteach = page.split("<ol id=reteach>")[1].split("</ol>")[0]
     assert [x.split("</code>")[0] for x in reteach.split("<li><code>")[1:]] == [
-        "format_table", "evaluate_precision_policies", "quantize_per_channel"]
-    assert "evaluate_precision_policies</code> in 02_matmul_accumulation: 3 points lost to wrong answers, " \
-           "1 of 4 students" in reteach
+        "format_table",
+        "evaluate_precision_policies",
+        "quantize_per_channel",
+    ]
+    assert (
+        "evaluate_precision_policies</code> in 02_matmul_accumulation: 3 points lost to wrong answers, "
+        "1 of 4 students" in reteach
+    )
     # The rows that need a human: eve's three kinds, cy's missing lesson, and what was found.
     rows = tables(page)["needs-human"]
     assert sorted(r["status"] for r in rows) == ["error", "error", "missing", "tampered", "tampered", "tampered"]
@@ -224,20 +279,34 @@ def test_example_class_numbers_equal_the_csvs(tmp_path):
 
 
 def test_generated_class_of_60_numbers_equal_the_csvs(tmp_path):
-    run = {"date": "2026-12-02T10:00:00Z", "course_commit": "0ecc4a6", "emulation": "tpu", "seed": 1234,
-           "versions": {"jax": "0.10.2", "jaxlib": "0.10.2", "nbgrader": "0.9.6", "python": "3.11.2"},
-           "limits": {"cell_timeout_s": 120, "notebook_timeout_s": 900, "memory_gib": 4}}
+    run = {
+        "date": "2026-12-02T10:00:00Z",
+        "course_commit": "0ecc4a6",
+        "emulation": "tpu",
+        "seed": 1234,
+        "versions": {"jax": "0.10.2", "jaxlib": "0.10.2", "nbgrader": "0.9.6", "python": "3.11.2"},
+        "limits": {"cell_timeout_s": 120, "notebook_timeout_s": 900, "memory_gib": 4},
+    }
     out = generated_out(tmp_path, 60, run=run)
     page = build_report(out).read_text()
     assert_numbers_match_csvs(out, page)
     assert "id=problems" not in page
     # Hidden messages are grouped (numbers masked) and counted; the group counts add up.
     results = json.loads((out / "results.json").read_text())
-    wrong = [t for r in results if r["status"] != "tampered" for t in r["tests"] if t["message"]
-             and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"]
-    counts = [int(c) for c in __import__("re").findall(
-        r"<li><b>(\d+)&times;</b> <span class=msg>",
-        page.split('data-check="test_round_it_hidden"')[1].split("</tr>")[0])]
+    wrong = [
+        t
+        for r in results
+        if r["status"] != "tampered"
+        for t in r["tests"]
+        if t["message"] and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"
+    ]
+    counts = [
+        int(c)
+        for c in __import__("re").findall(
+            r"<li><b>(\d+)&times;</b> <span class=msg>",
+            page.split('data-check="test_round_it_hidden"')[1].split("</tr>")[0],
+        )
+    ]
     assert sum(counts) == len(wrong) and len(counts) <= len(MESSAGES)
     # Provenance, every field.
     prov = page.split("id=provenance>")[1].split("</table>")[0]
@@ -261,13 +330,34 @@ def test_disagreeing_files_are_reported(tmp_path):
 # Strings from submissions are text
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("value, cell", [
-    ("=1+1", "'=1+1"), ("+SUM(A1)", "'+SUM(A1)"), ("-2+3", "'-2+3"), ("@cmd", "'@cmd"),
-    ("  =1", "'  =1"), ("\t=1", "'\\t=1"), ("\r=1", "'\\r=1"), ("a\nb", "a\\nb"), ("bell\x07", "bell\\x07"),
-    ("rtl\u202eoverride", "rtl\\u202eoverride"), ("-5", "-5"), ("-0.25", "-0.25"), ("1e-3", "1e-3"), ("-", "-"),
-    (13.0, "13"), (2.5, "2.5"), (7, "7"), (None, ""), ("ada", "ada"), ("Lovelace, Ada", "Lovelace, Ada"),
-    ("    Points Possible", "    Points Possible"), ("100.00%", "100.00%"),
-])
+
+@pytest.mark.parametrize(
+    "value, cell",
+    [
+        ("=1+1", "'=1+1"),
+        ("+SUM(A1)", "'+SUM(A1)"),
+        ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"),
+        ("  =1", "'  =1"),
+        ("\t=1", "'\\t=1"),
+        ("\r=1", "'\\r=1"),
+        ("a\nb", "a\\nb"),
+        ("bell\x07", "bell\\x07"),
+        ("rtl\u202eoverride", "rtl\\u202eoverride"),
+        ("-5", "-5"),
+        ("-0.25", "-0.25"),
+        ("1e-3", "1e-3"),
+        ("-", "-"),
+        (13.0, "13"),
+        (2.5, "2.5"),
+        (7, "7"),
+        (None, ""),
+        ("ada", "ada"),
+        ("Lovelace, Ada", "Lovelace, Ada"),
+        ("    Points Possible", "    Points Possible"),
+        ("100.00%", "100.00%"),
+    ],
+)
 def test_safe_csv_cell(value, cell):
     assert safe_csv_cell(value) == cell
 
@@ -288,8 +378,14 @@ def test_html_and_formulas_in_names_and_messages_are_text(tmp_path):
             for cell in row:
                 assert not cell.lstrip(" ").startswith(("=", "+", "-", "@", "\t", "\r")) or _is_number(cell), cell
     wide = read_csv(out / "grades_wide.csv")
-    assert {r["student"] for r in wide} >= {"'" + '=HYPERLINK("http://evil.example","click")', "'+1+2", "'@SUM(A1)",
-                                            "'-2+3", "tab\\there", "<img src=x onerror=alert(1)>"}
+    assert {r["student"] for r in wide} >= {
+        "'" + '=HYPERLINK("http://evil.example","click")',
+        "'+1+2",
+        "'@SUM(A1)",
+        "'-2+3",
+        "tab\\there",
+        "<img src=x onerror=alert(1)>",
+    }
 
 
 def _is_number(cell: str) -> bool:
@@ -303,6 +399,7 @@ def _is_number(cell: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Exports
 # ---------------------------------------------------------------------------------------------
+
 
 def test_grades_wide_has_a_points_row_and_one_row_per_student(tmp_path):
     out = generated_out(tmp_path, 60, seed=1)
@@ -326,18 +423,30 @@ def _read_table(path: Path) -> tuple[list[list[str]], bytes]:
     return list(csv.reader(io.StringIO(text, newline=""))), raw
 
 
-@pytest.mark.parametrize("roster, lesson_headers, appended, missing_side", [
-    ("canvas_gradebook.csv",
-     {"01_number_formats": "01 Number formats (58101)", "02_matmul_accumulation": "02 Matmul accumulation (58102)",
-      "03_int8_quantization": "Lesson 3: int8 quantization (58103)"},
-     ["04_xprof_profiling", "05_precision_policy"],
-     {"in roster, not graded": 2, "graded, not in roster": 0}),
-    ("moodle_grades.csv",
-     {"01_number_formats": "Assignment: 01 Number formats (Real)",
-      "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)"},
-     ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy"],
-     {"in roster, not graded": 1, "graded, not in roster": 1}),
-])
+@pytest.mark.parametrize(
+    "roster, lesson_headers, appended, missing_side",
+    [
+        (
+            "canvas_gradebook.csv",
+            {
+                "01_number_formats": "01 Number formats (58101)",
+                "02_matmul_accumulation": "02 Matmul accumulation (58102)",
+                "03_int8_quantization": "Lesson 3: int8 quantization (58103)",
+            },
+            ["04_xprof_profiling", "05_precision_policy"],
+            {"in roster, not graded": 2, "graded, not in roster": 0},
+        ),
+        (
+            "moodle_grades.csv",
+            {
+                "01_number_formats": "Assignment: 01 Number formats (Real)",
+                "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)",
+            },
+            ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy"],
+            {"in roster, not graded": 1, "graded, not in roster": 1},
+        ),
+    ],
+)
 def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, missing_side):
     out = example_out(tmp_path)
     paths = write_exports(out, DATA / roster)
@@ -351,19 +460,31 @@ def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, m
     header = original[0]
     assert filled[0] == header + appended and len(filled) == len(original)
     cols = {n: header.index(h) for n, h in lesson_headers.items()} | {
-        n: len(header) + i for i, n in enumerate(appended)}
+        n: len(header) + i for i, n in enumerate(appended)
+    }
     grades = {(g["student"], g["notebook"]): g["score"] for g in read_csv(out / "grades.csv")}
-    keys = {"Lovelace, Ada": "ada", "Builder, Bob": "bob", "Yang, Cy": "cy", "Example, Eve": "eve",
-            "Ada": "ada", "Bob": "bob", "Cy": "cy"}
+    keys = {
+        "Lovelace, Ada": "ada",
+        "Builder, Bob": "bob",
+        "Yang, Cy": "cy",
+        "Example, Eve": "eve",
+        "Ada": "ada",
+        "Bob": "bob",
+        "Cy": "cy",
+    }
     for before, after in zip(original[1:], filled[1:]):
         # every cell that is not a lesson column is as it was
-        assert [c for i, c in enumerate(after) if i not in cols.values()] == \
-            [c for i, c in enumerate(before) if i not in cols.values()]
+        assert [c for i, c in enumerate(after) if i not in cols.values()] == [
+            c for i, c in enumerate(before) if i not in cols.values()
+        ]
         student = keys.get(before[0])
         for lesson, c in cols.items():
             if before[0].strip() == POINTS_ROW:
-                expected = before[c] if c < len(before) and before[c] else \
-                    max(float(g["max_score"]) for g in read_csv(out / "grades.csv") if g["notebook"] == lesson)
+                expected = (
+                    before[c]
+                    if c < len(before) and before[c]
+                    else max(float(g["max_score"]) for g in read_csv(out / "grades.csv") if g["notebook"] == lesson)
+                )
                 assert float(after[c]) == float(expected)
             elif student:
                 assert after[c] == grades[(student, lesson)], (student, lesson)
@@ -378,16 +499,21 @@ def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, m
 def test_roster_ambiguity_and_hostile_cells(tmp_path):
     out = example_out(tmp_path)
     roster = tmp_path / "canvas.csv"
-    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section,01_number_formats\n"
-                      '"Lovelace, Ada",1,S1,ada,A,\n"Lovelace, Ada",2,S2,ada,B,\n'
-                      '"=cmd|\' /C calc\'!A0",3,S3,bob,A,\n')
+    roster.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,01_number_formats\n"
+        '"Lovelace, Ada",1,S1,ada,A,\n"Lovelace, Ada",2,S2,ada,B,\n'
+        "\"=cmd|' /C calc'!A0\",3,S3,bob,A,\n"
+    )
     write_exports(out, roster)
     filled, _ = _read_table(out / "canvas_filled.csv")
     assert filled[1][5] == "" and filled[2][5] == ""  # two rows claim ada: neither is filled
     assert filled[3][0] == "'=cmd|' /C calc'!A0" and filled[3][5] == "0"  # bob, neutralised name kept
     check = read_csv(out / "roster_check.csv")
-    assert {(r["kind"], r["student"]) for r in check} >= {("ambiguous", "ada"), ("graded, not in roster", "cy"),
-                                                           ("graded, not in roster", "eve")}
+    assert {(r["kind"], r["student"]) for r in check} >= {
+        ("ambiguous", "ada"),
+        ("graded, not in roster", "cy"),
+        ("graded, not in roster", "eve"),
+    }
 
 
 def test_command_line(tmp_path, capsys):
@@ -399,6 +525,7 @@ def test_command_line(tmp_path, capsys):
     assert "Roster export: students on one side only" in (out / "report.html").read_text()
     assert main([str(tmp_path / "nowhere")]) == 2
     from autograder.__main__ import main as cli
+
     assert cli(["report", str(out)]) == 0
 
 
@@ -433,7 +560,8 @@ def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):  # noq
         page.goto(path.as_uri())
         page.wait_for_load_state("load")
         images = page.eval_on_selector_all(
-            "img", "els => els.map(e => [e.complete, e.naturalWidth, e.naturalHeight, e.src.slice(0, 22)])")
+            "img", "els => els.map(e => [e.complete, e.naturalWidth, e.naturalHeight, e.src.slice(0, 22)])"
+        )
         # one overview, then per lesson a histogram and a check chart
         assert len(images) == 1 + 2 * lessons, images
         assert all(ok and w > 300 and h > 150 and src == "data:image/png;base64," for ok, w, h, src in images), images
@@ -480,8 +608,10 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
         text = text.encode("unicode_escape").decode("ascii") if any(ord(c) < 32 for c in text) else text
         return "'" + text if text[:1] in "=+-@" else text
 
-    for name, columns in (("grades.csv", ["score", "max_score", "status"]),
-                          ("tests.csv", ["grade_id", "score", "max_score"])):
+    for name, columns in (
+        ("grades.csv", ["score", "max_score", "status"]),
+        ("tests.csv", ["grade_id", "score", "max_score"]),
+    ):
         rows = read_csv(out / name)
         raw = {(safe_csv_cell(r["student"]), r["notebook"]): r["student"] for r in results}
         with open(out / name, "w", newline="") as f:

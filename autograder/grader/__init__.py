@@ -1,23 +1,27 @@
 """The grader, one room per job. How a submission becomes a grade:
 
-    submissions.py  find and read submissions (trusted side only; symlinks refused)
-    studentcode.py  the student's code as text: definitions only, attacks named
-    plan.py         what runs where: the student's process gets the definitions, the checker the tests
-    classrun.py     a class: lessons built once, workers in parallel, the parent records
-    run.py          one notebook: start and watch its checker, then decide
-    checker.py      the trusted process: setup, references, tests; every point is decided here
-    remote.py       one student process from the checker: frames, calls, callbacks, restarts
-    standins.py     what the checker holds for the student's functions and objects
-    wire.py         the channel: plain data in frames, size-capped, linear-time parsing
-    student_side.py the student's process: definitions, then answers calls (untrusted)
-    sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, cgroup
-    landlock.py     the second layer inside the sandbox
-    verdict.py      points_of (how a cell becomes points) and status (which status wins)
-    model.py        the records: TestRecord, TestResult, Result
-    gradebook.py    nbgrader's gradebook and the journal (parent process only)
-    outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
-    settings.py     every limit and default, declared once
+submissions.py  find and read submissions (trusted side only; symlinks refused)
+studentcode.py  the student's code as text: definitions only, names it may not rebind
+attacks.py      code aimed at the grader, named (status tampered; decides no point)
+plan.py         what runs where: the student's process gets the definitions, the checker the tests
+classrun.py     a class: lessons built once, workers in parallel, the parent records
+distribute.py   the same jobs on a Dask cluster's workers (--scheduler), the parent still records
+run.py          one notebook: start and watch its checker, then decide
+checker.py      the trusted process: setup, references, tests; every point is decided here
+remote.py       one student process from the checker: frames, calls, callbacks, restarts
+standins.py     what the checker holds for the student's functions and objects
+wire.py         the channel: plain data in frames, size-capped, linear-time parsing
+student_side.py the student's process: definitions, then answers calls (untrusted)
+sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, a fallback
+cgroup.py       the student's processes as one pids cgroup: cap, freeze between calls, kill
+landlock.py     the second layer inside the sandbox
+verdict.py      points_of (how a cell becomes points) and status (which status wins)
+model.py        the records: TestRecord, TestResult, Result
+gradebook.py    nbgrader's gradebook and the journal (parent process only)
+outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
+settings.py     every limit and default, declared once
 """
+
 from .classrun import grade
 from .model import Result, TestResult
 from .outputs import print_table

@@ -23,6 +23,7 @@ it was started with:
      "seconds", "output", "student": [what happened to the student's process]}
     {"event": "done", "log": [the student's last stderr lines]}
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -69,6 +70,7 @@ def _first_line(exc: BaseException) -> str:
 def empty(folder: Path) -> None:
     """Remove everything below ``folder`` (symlinks as links, never what they point to)."""
     import shutil
+
     for entry in folder.iterdir():
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
@@ -106,8 +108,12 @@ class Checker:
         self.home = Path(job["checker_home"])
         self.ns: dict = {"__name__": "__main__"}
         prelude = [EMULATION.read_text()] if s["emulation"] != "none" else []
-        init = {"op": "init", "prelude": prelude, "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
-                "names": job["contract"]}
+        init = {
+            "op": "init",
+            "prelude": prelude,
+            "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
+            "names": job["contract"],
+        }
         students = {}
         for kind in ("visible", "hidden"):
             workdir = Path(job["workdirs"][kind])
@@ -122,12 +128,18 @@ class Checker:
         return self.router.student
 
     def _launch(self, workdir: Path, kind: str):
-        return sandbox.prepare(Path(self.job["job_dir"]) / kind, workdir, self.limits,
-                               Path(self.job["repository"]), self.job["settings"]["emulation"])
+        return sandbox.prepare(
+            Path(self.job["job_dir"]) / kind,
+            workdir,
+            self.limits,
+            Path(self.job["repository"]),
+            self.job["settings"]["emulation"],
+        )
 
     def use(self, kind: str) -> None:
         """The next cell calls the ``kind`` process; its temporary files go to that one's folder."""
         import tempfile
+
         self.router.kind = kind
         tempfile.tempdir = str(self.student.workdir / "tmp")
 
@@ -185,9 +197,15 @@ class Checker:
         for name in defined if not ready_error else job["contract"]:
             self.ns[name] = StudentFunction(self.router, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.get("seed") or 0)  # hidden tests draw fresh inputs from it
-        self.emit({"event": "ready", "defined": defined,
-                   "definition_errors": self.router.students["visible"].definition_errors,
-                   "setup_error": "" if setup_state == "ok" else setup_error, "student_error": ready_error})
+        self.emit(
+            {
+                "event": "ready",
+                "defined": defined,
+                "definition_errors": self.router.students["visible"].definition_errors,
+                "setup_error": "" if setup_state == "ok" else setup_error,
+                "student_error": ready_error,
+            }
+        )
         for index, test in enumerate(job["tests"]):
             if index < job.get("start_at", 0):
                 continue
@@ -208,8 +226,18 @@ class Checker:
                 self.student.stop("file limit reached")
                 events.append("file limit reached")
                 empty(self.student.workdir)  # the flood goes with the process: later tests start clean
-            self.emit({"event": "test", "index": index, "state": state, "ename": ename, "evalue": evalue,
-                       "seconds": round(time.monotonic() - t0, 3), "output": output, "student": events})
+            self.emit(
+                {
+                    "event": "test",
+                    "index": index,
+                    "state": state,
+                    "ename": ename,
+                    "evalue": evalue,
+                    "seconds": round(time.monotonic() - t0, 3),
+                    "output": output,
+                    "student": events,
+                }
+            )
         for k, variant in enumerate(job.get("variants") or []):
             self.emit({"event": "variant", "index": k, **self._variant(variant)})
         log = [line for student in self.router.students.values() for line in student.log]

@@ -5,6 +5,7 @@ also fills the gradebook), hands each worker plain data (the lesson's notebooks 
 submission's bytes, the settings) and alone records what comes back: gradebook, journal, CSVs,
 feedback, ``run.json`` (how the grades were made).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,6 +40,7 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
     """Each lesson's source, the release nbgrader makes of it now (which also records its grade
     cells in the gradebook at ``db_path``) and the committed notebooks/ (what students downloaded)."""
     from ..release import generate, prepare_course
+
     with tempfile.TemporaryDirectory(prefix="course-template-") as tmp:
         course = Path(tmp)
         prepare_course(course, root, names)
@@ -46,18 +48,20 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
         out = {}
         for n in names:
             committed = root / RELEASE_DIR / n / f"{n}.ipynb"
+
             def text(folder):
                 return nbformat.writes(nbformat.read(str(course / folder / n / f"{n}.ipynb"), as_version=4))
-            out[n] = Lesson(n, text(SOURCE_DIR), text(RELEASE_DIR),
-                            committed.read_text() if committed.exists() else "")
+
+            out[n] = Lesson(n, text(SOURCE_DIR), text(RELEASE_DIR), committed.read_text() if committed.exists() else "")
         return out
 
 
 def _grade_job(job: dict) -> dict:
     logging.getLogger("traitlets").setLevel(logging.CRITICAL)
     settings = Settings(**{**job["settings"], "limits": sandbox.Limits(**job["settings"]["limits"])})
-    return grade_notebook(job["student"], Lesson(**job["lesson"]), job["submission"], settings,
-                          Path(job["repository"]), job["digest"]).to_dict()
+    return grade_notebook(
+        job["student"], Lesson(**job["lesson"]), job["submission"], settings, Path(job["repository"]), job["digest"]
+    ).to_dict()
 
 
 class Progress:
@@ -71,9 +75,13 @@ class Progress:
         el = time.perf_counter() - self.t0
         eta = el / self.done * (self.total - self.done) if self.done else 0
         bar = "#" * int(20 * self.done / max(self.total, 1))
-        print(f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.notebook}: "
-              f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
-              f"  {el:.0f} s, ~{eta:.0f} s left", file=sys.stderr, flush=True)
+        print(
+            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.notebook}: "
+            f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
+            f"  {el:.0f} s, ~{eta:.0f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def provenance(root: Path, settings: Settings) -> dict:
@@ -82,26 +90,47 @@ def provenance(root: Path, settings: Settings) -> dict:
             return __import__(module).__version__
         except Exception:  # noqa: BLE001
             return "not installed"
+
     try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                                text=True, timeout=10).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         commit = ""
-    return {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "course_commit": commit or "unknown",
-            "versions": {"python": platform.python_version(), "jax": version("jax"), "jaxlib": version("jaxlib"),
-                         "nbgrader": version("nbgrader"), "numpy": version("numpy")},
-            "emulation": settings.emulation, "seed": settings.seed,
-            "limits": {**{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
-                       **dataclasses.asdict(settings.limits)},
-            "sandbox": sandbox.describe()}
+    return {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "course_commit": commit or "unknown",
+        "versions": {
+            "python": platform.python_version(),
+            "jax": version("jax"),
+            "jaxlib": version("jaxlib"),
+            "nbgrader": version("nbgrader"),
+            "numpy": version("numpy"),
+        },
+        "emulation": settings.emulation,
+        "seed": settings.seed,
+        "limits": {
+            **{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
+            **dataclasses.asdict(settings.limits),
+        },
+        "sandbox": sandbox.describe(),
+    }
 
 
-def grade(submissions: Path, out: Path, settings: Settings | None = None, root: Path = ROOT,
-          quiet: bool = False, names: list[str] | None = None, force: bool = False,
-          scheduler: str | None = None) -> list[Result]:
+def grade(
+    submissions: Path,
+    out: Path,
+    settings: Settings | None = None,
+    root: Path = ROOT,
+    quiet: bool = False,
+    names: list[str] | None = None,
+    force: bool = False,
+    scheduler: str | None = None,
+) -> list[Result]:
     """Grade every notebook of every student; one Result per student and lesson. ``scheduler``
     (an address, a scheduler file or ``local:N``): on a Dask cluster's workers (distribute.py)."""
     from . import distribute
+
     cluster = distribute.connect(scheduler, quiet) if scheduler else None  # unreachable: fails fast
     settings = settings or Settings()
     if settings.seed is None:
@@ -109,8 +138,11 @@ def grade(submissions: Path, out: Path, settings: Settings | None = None, root: 
     names = names or lessons(root)
     submissions, out = Path(submissions).resolve(), Path(out).resolve()
     found, unknown, refused = find_submissions(submissions, names)
-    students = sorted({s for s, _ in found} | {s for s, _ in refused} | {
-        p.name for p in submissions.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")})
+    students = sorted(
+        {s for s, _ in found}
+        | {s for s, _ in refused}
+        | {p.name for p in submissions.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")}
+    )
     for path in unknown:
         print(f"note: ignored {path} (not SUBMISSIONS/<student>/<NN_name>.ipynb)", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
@@ -121,8 +153,12 @@ def grade(submissions: Path, out: Path, settings: Settings | None = None, root: 
     (out / "run.json").write_text(json.dumps(provenance(root, settings), indent=1))
     journal = Journal(out / "journal.jsonl", fresh=force)
     key = f"{settings.emulation}"
-    results = {(s, n): Result(s, n, status="missing", max_score=lesson_data[n].max_score())
-               for s in students for n in names if (s, n) not in found}
+    results = {
+        (s, n): Result(s, n, status="missing", max_score=lesson_data[n].max_score())
+        for s in students
+        for n in names
+        if (s, n) not in found
+    }
     for (s, n), why in refused.items():
         results[(s, n)] = Result(s, n, status="error", detail=why, max_score=lesson_data[n].max_score())
     todo = []
@@ -138,11 +174,20 @@ def grade(submissions: Path, out: Path, settings: Settings | None = None, root: 
                 writer.record(prev)
                 progress.update(prev, skipped=True)
             else:
-                todo.append({"student": s, "lesson": dataclasses.asdict(lesson_data[n]), "submission": raw,
-                             "settings": dataclasses.asdict(settings), "repository": str(root), "digest": d})
+                todo.append(
+                    {
+                        "student": s,
+                        "lesson": dataclasses.asdict(lesson_data[n]),
+                        "submission": raw,
+                        "settings": dataclasses.asdict(settings),
+                        "repository": str(root),
+                        "digest": d,
+                    }
+                )
         if todo:
-            rec = functools.partial(record, results=results, journal=journal, writer=writer, progress=progress,
-                                    lesson_data=lesson_data)
+            rec = functools.partial(
+                record, results=results, journal=journal, writer=writer, progress=progress, lesson_data=lesson_data
+            )
             if cluster is not None:
                 distribute.run_on_cluster(cluster, todo, rec)
             else:
@@ -154,6 +199,7 @@ def grade(submissions: Path, out: Path, settings: Settings | None = None, root: 
         journal.close()
         write_outputs(out, list(results.values()))
     from ..report import build_report, write_exports
+
     write_exports(out)
     report = build_report(out)
     if not quiet:
@@ -165,9 +211,13 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data) 
     """Record one finished job as it arrives (parent only): ``outcome`` is the Result dict a worker
     returned, or the exception that stands for it (a worker died: never a silent zero)."""
     if isinstance(outcome, BaseException):
-        r = Result(job["student"], job["lesson"]["name"], status="error",
-                   max_score=lesson_data[job["lesson"]["name"]].max_score(),
-                   detail=printable(f"grader crashed: {type(outcome).__name__}: {outcome}"))
+        r = Result(
+            job["student"],
+            job["lesson"]["name"],
+            status="error",
+            max_score=lesson_data[job["lesson"]["name"]].max_score(),
+            detail=printable(f"grader crashed: {type(outcome).__name__}: {outcome}"),
+        )
     else:
         r = Result.from_dict(outcome)
     results[(r.student, r.notebook)] = r
@@ -177,8 +227,9 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data) 
     return r
 
 
-INTERRUPTED = ("\nInterrupted: finished grades are kept in the gradebook and the journal; "
-               "rerun the same command to resume.")
+INTERRUPTED = (
+    "\nInterrupted: finished grades are kept in the gradebook and the journal; rerun the same command to resume."
+)
 
 
 def _run_pool(todo, settings, record) -> None:

@@ -30,6 +30,7 @@ Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of 
   worker it meets is recorded ``error`` with that reason and the rest of the class goes on.
   Losing the scheduler itself stops the run: nothing more is recorded, and a rerun resumes.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,9 +41,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CONNECT_TIMEOUT = 10.0   # seconds to reach a scheduler before giving up
-ALLOWED_FAILURES = 2     # local:N: a notebook whose worker died is run again at most twice
-RESOURCE = "notebook"    # the worker resource one notebook holds while it is graded
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
+ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
+RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
 
 class SchedulerError(RuntimeError):
@@ -52,6 +53,7 @@ class SchedulerError(RuntimeError):
 @dataclass
 class Cluster:
     """A connected client, and the LocalCluster it owns for ``local:N``."""
+
     client: object
     address: str
     local: object | None = None
@@ -82,8 +84,14 @@ def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOU
         if n < 1:
             raise SchedulerError(f"--scheduler {scheduler}: local:N needs a number of workers N >= 1")
         with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
-            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, resources={RESOURCE: 1},
-                                 dashboard_address=None, silence_logs=logging.CRITICAL)
+            local = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                resources={RESOURCE: 1},
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )
         cluster = Cluster(Client(local, timeout=timeout), local.scheduler_address, local, ALLOWED_FAILURES)
         cluster.client.run(_leave_interrupts_to_the_parent)
     else:
@@ -91,9 +99,11 @@ def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOU
         try:
             client = Client(address, timeout=timeout)
         except (OSError, TimeoutError) as exc:
-            raise SchedulerError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
-                                 f"({type(exc).__name__}: {exc}). Is `dask scheduler` running there, and "
-                                 "is its port open from this machine?") from None
+            raise SchedulerError(
+                f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                f"({type(exc).__name__}: {exc}). Is `dask scheduler` running there, and "
+                "is its port open from this machine?"
+            ) from None
         cluster = Cluster(client, address)
         try:
             cluster.allowed_failures = client.run_on_scheduler(_allowed_failures)
@@ -118,18 +128,19 @@ def _address(scheduler: str) -> str:
         try:
             return json.loads(path.read_text())["address"]
         except (ValueError, KeyError, TypeError):
-            raise SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler file (JSON with an "
-                                 "'address')") from None
+            raise SchedulerError(
+                f"--scheduler {scheduler}: not a Dask scheduler file (JSON with an 'address')"
+            ) from None
     if ":" in scheduler and not path.exists():  # host:port
         return "tcp://" + scheduler
-    raise SchedulerError(f"--scheduler {scheduler}: neither an address (tcp://host:8786), a scheduler file "
-                         "nor local:N")
+    raise SchedulerError(f"--scheduler {scheduler}: neither an address (tcp://host:8786), a scheduler file nor local:N")
 
 
 def _leave_interrupts_to_the_parent() -> None:
     """On a local:N worker (in its event loop, the main thread): Ctrl-C reaches the whole process
     group; the parent handles it and closes the cluster, the workers need not die mid-notebook."""
     import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -141,6 +152,7 @@ def _describe_worker() -> dict:
     """On a worker: what it will grade with."""
     from . import sandbox
     from ..config import ROOT
+
     return {"sandbox": sandbox.describe(), "python": sys.version.split()[0], "course": str(ROOT)}
 
 
@@ -149,19 +161,25 @@ def _check_workers(cluster: Cluster) -> None:
     the workers grade with (their sandbox may differ from this machine's)."""
     workers = cluster.client.scheduler_info(n_workers=-1)["workers"]
     if not workers:
-        cluster.notes.append(f"dask: no worker is connected to {cluster.address} yet; the notebooks "
-                             "wait for workers started with --resources notebook=1")
+        cluster.notes.append(
+            f"dask: no worker is connected to {cluster.address} yet; the notebooks "
+            "wait for workers started with --resources notebook=1"
+        )
         return
     able = [w for w, info in workers.items() if (info.get("resources") or {}).get(RESOURCE, 0) >= 1]
     if not able:
-        raise SchedulerError(f"none of the {len(workers)} workers of {cluster.address} declares the resource "
-                             f"'{RESOURCE}', so no notebook would ever start: start them with "
-                             "`dask worker ADDRESS --nthreads 1 --resources notebook=1` (docs/SCALING.md)")
+        raise SchedulerError(
+            f"none of the {len(workers)} workers of {cluster.address} declares the resource "
+            f"'{RESOURCE}', so no notebook would ever start: start them with "
+            "`dask worker ADDRESS --nthreads 1 --resources notebook=1` (docs/SCALING.md)"
+        )
     described = cluster.client.run(_describe_worker, workers=able)
     kinds = sorted({d["sandbox"] for d in described.values()})
     failures = "?" if cluster.allowed_failures is None else cluster.allowed_failures
-    cluster.notes.append(f"dask: {len(able)} of {len(workers)} workers take notebooks at {cluster.address} "
-                         f"(a notebook whose worker dies is run again up to {failures} times)")
+    cluster.notes.append(
+        f"dask: {len(able)} of {len(workers)} workers take notebooks at {cluster.address} "
+        f"(a notebook whose worker dies is run again up to {failures} times)"
+    )
     cluster.notes += [f"workers' {kind}" for kind in kinds]
 
 
@@ -171,6 +189,7 @@ def grade_on_worker(job: dict) -> dict:
     parent's path does not exist here (no shared filesystem)."""
     from ..config import ROOT
     from .classrun import _grade_job
+
     if not os.path.isdir(job["repository"]):
         job = {**job, "repository": str(ROOT)}
     return _grade_job(job)
@@ -180,8 +199,12 @@ def _lesson(lesson: dict) -> dict:
     return lesson
 
 
-def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, object], object],
-                   task: Callable[[dict], dict] = grade_on_worker) -> None:
+def run_on_cluster(
+    cluster: Cluster,
+    todo: list[dict],
+    record: Callable[[dict, object], object],
+    task: Callable[[dict], dict] = grade_on_worker,
+) -> None:
     """Grade every job of ``todo`` on the cluster's workers; ``record(job, outcome)`` (in this
     process, as each arrives) gets the Result dict, or the exception that stands for it.
     ``task`` grades one job on a worker (tests give a stand-in)."""
@@ -195,23 +218,31 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
     for job in todo:
         name = job["lesson"]["name"]
         if name not in lessons:  # one small pure task per lesson: recomputed if its worker is lost
-            lessons[name] = client.submit(_lesson, job["lesson"], key=f"lesson-{name}-{tokenize(job['lesson'])}",
-                                          pure=True)
+            lessons[name] = client.submit(
+                _lesson, job["lesson"], key=f"lesson-{name}-{tokenize(job['lesson'])}", pure=True
+            )
     queue, futures = list(todo), {}
     suspects, alone = [], set()  # jobs whose worker died: each is graded again, alone, at the end
     done = as_completed()
 
     def submit_more():
-        slots = sum(int((info.get("resources") or {}).get(RESOURCE, 0))
-                    for info in client.scheduler_info(n_workers=-1).get("workers", {}).values())
+        slots = sum(
+            int((info.get("resources") or {}).get(RESOURCE, 0))
+            for info in client.scheduler_info(n_workers=-1).get("workers", {}).values()
+        )
         if not queue and suspects and not futures:  # a job that killed workers, or shared one with
-            queue.append(suspects.pop(0))          # such a job: now it runs with nothing beside it
+            queue.append(suspects.pop(0))  # such a job: now it runs with nothing beside it
             alone.add(id(queue[0]))
         while queue and len(futures) < (1 if alone else max(1, slots)):
             job = queue.pop(0)
-            fut = client.submit(task, {**job, "lesson": lessons[job["lesson"]["name"]]}, pure=False,
-                                resources={RESOURCE: 1}, retries=0,
-                                key=f"grade-{tokenize(job['student'], job['lesson']['name'], job['digest'])}")
+            fut = client.submit(
+                task,
+                {**job, "lesson": lessons[job["lesson"]["name"]]},
+                pure=False,
+                resources={RESOURCE: 1},
+                retries=0,
+                key=f"grade-{tokenize(job['student'], job['lesson']['name'], job['digest'])}",
+            )
             futures[fut] = job
             done.add(fut)
 
@@ -229,8 +260,10 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
                     submit_more()
                     continue
                 tries = (cluster.allowed_failures or 0) + 1
-                outcome = RuntimeError(f"every worker that graded this notebook died while grading it ({tries} "
-                                       "workers; Dask's allowed-failures); not run again")
+                outcome = RuntimeError(
+                    f"every worker that graded this notebook died while grading it ({tries} "
+                    "workers; Dask's allowed-failures); not run again"
+                )
             except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
                 lost += 1
                 continue
@@ -241,10 +274,13 @@ def run_on_cluster(cluster: Cluster, todo: list[dict], record: Callable[[dict, o
             record(job, outcome)
     except KeyboardInterrupt:
         from .classrun import INTERRUPTED
+
         print(INTERRUPTED, file=sys.stderr)
         client.cancel(list(futures))
         raise
     if lost or queue or suspects:
         missing = lost + len(queue) + len(suspects)
-        raise SchedulerError(f"lost the Dask scheduler at {cluster.address}: {missing} notebooks were not "
-                             "graded; every recorded grade is kept, rerun the same command to grade the rest")
+        raise SchedulerError(
+            f"lost the Dask scheduler at {cluster.address}: {missing} notebooks were not "
+            "graded; every recorded grade is kept, rerun the same command to grade the rest"
+        )

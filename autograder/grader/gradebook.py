@@ -4,6 +4,7 @@
 written through its Gradebook API, one writer). ``OUT/journal.jsonl`` gets one line per graded
 notebook as it finishes (fsync'd): an interrupt loses no finished grade and a rerun resumes.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -21,12 +22,14 @@ class GradebookWriter:
     def __init__(self, db_path: Path):
         import warnings
         from nbgrader.api import Gradebook
+
         warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy autoflush chatter
         warnings.filterwarnings("ignore", message=".*not in session.*")
         self.gb = Gradebook(f"sqlite:///{db_path}")
 
     def record(self, r: Result) -> None:
         from nbgrader.api import MissingEntry
+
         if r.status == "missing":
             return
         try:

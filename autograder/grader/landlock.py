@@ -6,6 +6,7 @@ folder it may write): read-only access to the Python installation and system fol
 access to its work folder only; with ABI 4+ no outgoing TCP connection; with ABI 6+ no signal to
 any process outside and no abstract unix sockets. Standalone: it is copied beside student_side.py.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -13,10 +14,29 @@ import os
 import sys
 
 # Landlock constants (linux/landlock.h)
-_FS = {name: 1 << i for i, name in enumerate(
-    ["EXECUTE", "WRITE_FILE", "READ_FILE", "READ_DIR", "REMOVE_DIR", "REMOVE_FILE", "MAKE_CHAR",
-     "MAKE_DIR", "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO", "MAKE_BLOCK", "MAKE_SYM", "REFER",
-     "TRUNCATE", "IOCTL_DEV"])}
+_FS = {
+    name: 1 << i
+    for i, name in enumerate(
+        [
+            "EXECUTE",
+            "WRITE_FILE",
+            "READ_FILE",
+            "READ_DIR",
+            "REMOVE_DIR",
+            "REMOVE_FILE",
+            "MAKE_CHAR",
+            "MAKE_DIR",
+            "MAKE_REG",
+            "MAKE_SOCK",
+            "MAKE_FIFO",
+            "MAKE_BLOCK",
+            "MAKE_SYM",
+            "REFER",
+            "TRUNCATE",
+            "IOCTL_DEV",
+        ]
+    )
+}
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
 _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
 _SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446  # same number on x86_64 and aarch64
@@ -25,8 +45,11 @@ _PR_SET_NO_NEW_PRIVS = 38
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -52,9 +75,24 @@ def landlock_abi() -> int:
 
 def read_only_paths() -> list[str]:
     """The Python installation and the system folders a kernel needs to read."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
-             "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys",
-             "/run/systemd/resolve", "/var/lib/ca-certificates"}
+    paths = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+        "/usr",
+        "/lib",
+        "/lib64",
+        "/lib32",
+        "/bin",
+        "/sbin",
+        "/etc",
+        "/opt",
+        "/proc",
+        "/sys",
+        "/run/systemd/resolve",
+        "/var/lib/ca-certificates",
+    }
     here = os.environ.get("COURSE_REPOSITORY", "/nonexistent")  # never the course repository
     for entry in sys.path:  # site-packages outside the prefix (user site, conda, editable installs)
         if not entry or not os.path.isdir(entry):
@@ -69,8 +107,21 @@ def read_only_paths() -> list[str]:
 def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
     libc = ctypes.CDLL(None, use_errno=True)
     fs_all = 0
-    for name in ["EXECUTE", "WRITE_FILE", "READ_FILE", "READ_DIR", "REMOVE_DIR", "REMOVE_FILE",
-                 "MAKE_CHAR", "MAKE_DIR", "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO", "MAKE_BLOCK", "MAKE_SYM"]:
+    for name in [
+        "EXECUTE",
+        "WRITE_FILE",
+        "READ_FILE",
+        "READ_DIR",
+        "REMOVE_DIR",
+        "REMOVE_FILE",
+        "MAKE_CHAR",
+        "MAKE_DIR",
+        "MAKE_REG",
+        "MAKE_SOCK",
+        "MAKE_FIFO",
+        "MAKE_BLOCK",
+        "MAKE_SYM",
+    ]:
         fs_all |= _FS[name]
     if abi >= 2:
         fs_all |= _FS["REFER"]
@@ -78,8 +129,9 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
         fs_all |= _FS["TRUNCATE"]
     read_dir = _FS["EXECUTE"] | _FS["READ_FILE"] | _FS["READ_DIR"]
     file_rights = _FS["EXECUTE"] | _FS["WRITE_FILE"] | _FS["READ_FILE"] | (_FS["TRUNCATE"] if abi >= 3 else 0)
-    attr = _RulesetAttr(fs_all, _NET_CONNECT_TCP if abi >= 4 else 0,
-                        _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0)
+    attr = _RulesetAttr(
+        fs_all, _NET_CONNECT_TCP if abi >= 4 else 0, _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0
+    )
     size = 24 if abi >= 6 else (16 if abi >= 4 else 8)
     fd = libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if fd < 0:

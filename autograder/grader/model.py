@@ -1,4 +1,5 @@
 """The result model: plain records that cross processes and land in the journal (no behaviour)."""
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -7,13 +8,14 @@ from dataclasses import asdict, dataclass, field
 @dataclass
 class TestRecord:
     """What the checker reported for one test cell."""
+
     __test__ = False  # not a pytest test class
     grade_id: str
-    state: str = "skipped"       # ok | error | timeout | died | skipped
+    state: str = "skipped"  # ok | error | timeout | died | skipped
     ename: str = ""
-    evalue: str = ""             # first line of the exception (instructor-only for hidden tests)
+    evalue: str = ""  # first line of the exception (instructor-only for hidden tests)
     seconds: float = 0.0
-    output: str = ""             # what the test printed (shown to the student for visible tests)
+    output: str = ""  # what the test printed (shown to the student for visible tests)
     student: list[str] = field(default_factory=list)  # what happened to the student's process
 
 
@@ -23,11 +25,11 @@ class TestResult:
     grade_id: str
     score: float
     max_score: float
-    error: str = ""    # what the student may see: never test code, never a hidden test's message
+    error: str = ""  # what the student may see: never test code, never a hidden test's message
     hidden: bool = False
-    doc: str = ""      # the test's docstring (visible in the release)
+    doc: str = ""  # the test's docstring (visible in the release)
     message: str = ""  # instructor-only: the exception's first line, for the class report
-    output: str = ""   # a failed VISIBLE check's printed lines (expected against what came back)
+    output: str = ""  # a failed VISIBLE check's printed lines (expected against what came back)
 
 
 @dataclass

@@ -3,6 +3,7 @@
 Every string that came from a submission is escaped for its medium: HTML-escaped on pages,
 control characters escaped in the terminal and the CSVs, spreadsheet formulas neutralised.
 """
+
 from __future__ import annotations
 
 import csv
@@ -26,15 +27,17 @@ def feedback_html(r: Result) -> str:
         f"<td>{t.score:g} / {t.max_score:g}</td><td>{'passed' if t.score >= t.max_score else 'failed'}</td>"
         f"<td><code>{e(t.error)}</code>"
         + (f"<details><summary>what the check printed</summary><pre>{e(t.output)}</pre></details>" if t.output else "")
-        + "</td></tr>" for t in r.tests)
+        + "</td></tr>"
+        for t in r.tests
+    )
     notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
 td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
 .pass{{background:#e8f5e9}}.fail{{background:#ffebee}}small{{color:#555}}</style></head><body>
 <h1>{e(r.notebook)}</h1><p>Student: <b>{e(r.student)}</b>. Score: <b>{r.score:g} / {r.max_score:g}</b>.
-Status: <b>{e(r.status)}</b>{(' (' + e(r.detail) + ')') if r.detail else ''}.</p>
-{('<ul>' + notes + '</ul>') if notes else ''}
+Status: <b>{e(r.status)}</b>{(" (" + e(r.detail) + ")") if r.detail else ""}.</p>
+{("<ul>" + notes + "</ul>") if notes else ""}
 <table><tr><th>check</th><th>points</th><th>result</th><th>message</th></tr>{rows}</table>
 <p>Hidden tests run fresh inputs and edge cases; their code and their messages are not shown.</p></body></html>"""
 
@@ -52,8 +55,16 @@ def write_outputs(out: Path, results: list[Result]) -> None:
         w.writerow(["student", "notebook", "grade_id", "score", "max_score", "seed"])
         for r in results:
             for t in r.tests:
-                w.writerow([csv_cell(r.student), r.notebook, t.grade_id, f"{t.score:g}", f"{t.max_score:g}",
-                            "" if r.seed is None else r.seed])
+                w.writerow(
+                    [
+                        csv_cell(r.student),
+                        r.notebook,
+                        t.grade_id,
+                        f"{t.score:g}",
+                        f"{t.max_score:g}",
+                        "" if r.seed is None else r.seed,
+                    ]
+                )
     for r in results:
         if r.status != "missing":
             path = out / "feedback" / r.student / f"{r.notebook}.html"
@@ -65,7 +76,9 @@ def write_outputs(out: Path, results: list[Result]) -> None:
 def print_table(results: list[Result]) -> None:
     print(f"{'student':<16} {'notebook':<26} {'score':>11}  status")
     for r in results:
-        print(f"{printable(r.student, 40):<16} {r.notebook:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
-              + (f"  ({printable(r.detail)})" if r.detail else ""))
+        print(
+            f"{printable(r.student, 40):<16} {r.notebook:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
+            + (f"  ({printable(r.detail)})" if r.detail else "")
+        )
     counts = {s: sum(r.status == s for r in results) for s in STATUSES}
     print("  ".join(f"{s}: {c}" for s, c in counts.items() if c))

@@ -7,6 +7,7 @@ Two sides get code, in notebook order:
   from the SOURCE notebook (hidden tests included), never from the submission. In the checker
   each exercise's function (the ``contract``) is a stand-in that calls the student's process.
 """
+
 from __future__ import annotations
 
 import ast
@@ -14,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..notebooks import cell_grade_id, is_hidden, is_test, points
-from .studentcode import Protected, definitions_only, parse_error, static_attacks
+from .attacks import static_attacks
+from .studentcode import Protected, definitions_only, parse_error
 from .submissions import printable, tampering
 
 
@@ -30,14 +32,14 @@ class TestStep:
 
 @dataclass
 class Plan:
-    setup: str                               # the lesson's first code cell, run on both sides
-    student_cells: list[tuple[str, str]]     # (label, code) for the student process, in order
-    checker_cells: list[tuple[str, str]]     # the instructor's definitions, for the checker
+    setup: str  # the lesson's first code cell, run on both sides
+    student_cells: list[tuple[str, str]]  # (label, code) for the student process, in order
+    checker_cells: list[tuple[str, str]]  # the instructor's definitions, for the checker
     tests: list[TestStep]
-    contract: list[str]                      # the exercises' function names
-    edits: list[str] = field(default_factory=list)    # test cells the submission changed
+    contract: list[str]  # the exercises' function names
+    edits: list[str] = field(default_factory=list)  # test cells the submission changed
     attacks: list[str] = field(default_factory=list)  # code aimed at the grader
-    notes: list[str] = field(default_factory=list)    # for the student's feedback
+    notes: list[str] = field(default_factory=list)  # for the student's feedback
 
 
 def docstring(source: str) -> str:
@@ -52,8 +54,11 @@ def docstring(source: str) -> str:
 
 
 def graded_steps(source_nb) -> list[TestStep]:
-    return [TestStep(cell_grade_id(c), points(c), is_hidden(c.source), docstring(c.source), c.source)
-            for c in source_nb.cells if c.cell_type == "code" and is_test(c)]
+    return [
+        TestStep(cell_grade_id(c), points(c), is_hidden(c.source), docstring(c.source), c.source)
+        for c in source_nb.cells
+        if c.cell_type == "code" and is_test(c)
+    ]
 
 
 def contract_names(source_nb) -> list[str]:
@@ -82,8 +87,7 @@ def _student_cells(submitted_nb, release_nbs) -> tuple[dict, dict]:
         if gid.startswith("answer_") and gid not in answers:
             answers[gid] = source
             extras[gid], pending = pending, []
-        elif (not gid and source.strip() and source.strip() not in release_code
-              and cell.get("id") not in release_ids):
+        elif not gid and source.strip() and source.strip() not in release_code and cell.get("id") not in release_ids:
             pending.append(source)
     return answers, {**extras, "_after_last": pending}
 
@@ -95,16 +99,24 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
     answer_ids = [cell_grade_id(c) for c in source_nb.cells if cell_grade_id(c).startswith("answer_")]
     if extras["_after_last"] and answer_ids:  # cells added after the last answer: with it
         extras.setdefault(answer_ids[-1], []).extend(extras["_after_last"])
-    release_answers = {cell_grade_id(c): c.source for c in release_nb.cells
-                       if cell_grade_id(c).startswith("answer_")}
+    release_answers = {cell_grade_id(c): c.source for c in release_nb.cells if cell_grade_id(c).startswith("answer_")}
 
-    instructor = [c.source for c in source_nb.cells if c.cell_type == "code"
-                  and not cell_grade_id(c).startswith("answer_") and not is_test(c)]
+    instructor = [
+        c.source
+        for c in source_nb.cells
+        if c.cell_type == "code" and not cell_grade_id(c).startswith("answer_") and not is_test(c)
+    ]
     protected = Protected(instructor)
     student_sources = list(answers.values()) + [s for gid, v in extras.items() if gid != "_after_last" for s in v]
-    plan = Plan(setup="", student_cells=[], checker_cells=[], tests=graded_steps(source_nb),
-                contract=contract_names(source_nb), edits=edits,
-                attacks=static_attacks(student_sources, protected))
+    plan = Plan(
+        setup="",
+        student_cells=[],
+        checker_cells=[],
+        tests=graded_steps(source_nb),
+        contract=contract_names(source_nb),
+        edits=edits,
+        attacks=static_attacks(student_sources, protected),
+    )
 
     dropped, refused = 0, []
     code_cells = [c for c in source_nb.cells if c.cell_type == "code"]
@@ -135,11 +147,15 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                 plan.student_cells.append((label, code))
                 plan.checker_cells.append((label, code))
     if refused:
-        plan.notes.append("not run when grading, since they would replace a builtin or a name the "
-                          "notebook itself defines (tests rely on those): "
-                          + ", ".join(printable(n, 60) for n in sorted(set(refused))))
+        plan.notes.append(
+            "not run when grading, since they would replace a builtin or a name the "
+            "notebook itself defines (tests rely on those): "
+            + ", ".join(printable(n, 60) for n in sorted(set(refused)))
+        )
     if dropped:
-        plan.notes.append(f"{dropped} top-level statement(s) in your cells did not run when grading: "
-                          "only imports, def/class statements and simple constants do (the exercises "
-                          "are functions)")
+        plan.notes.append(
+            f"{dropped} top-level statement(s) in your cells did not run when grading: "
+            "only imports, def/class statements and simple constants do (the exercises "
+            "are functions)"
+        )
     return plan

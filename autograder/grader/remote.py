@@ -14,6 +14,7 @@ A call that outlives the cell's time, a process that dies, and a broken message 
 them); the process is started again, definitions replayed, for the next call, while restarts and
 the notebook's time last (one budget).
 """
+
 from __future__ import annotations
 
 import collections
@@ -74,7 +75,7 @@ class Student:
         self.starts = 0
         self.defined: list[str] = []
         self.definition_errors: list[list[str]] = []
-        self.events: list[str] = []   # what happened to the process during the current cell
+        self.events: list[str] = []  # what happened to the process during the current cell
         self.log = collections.deque(maxlen=log_lines)
         self.handles: dict[int, object] = {}
         self.depth = 0
@@ -84,9 +85,15 @@ class Student:
     def start(self) -> None:
         """Start the process and send it its definitions (does not wait for them)."""
         self.launch = self.launch_factory()
-        self.proc = subprocess.Popen(self.launch.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=self.launch.env, close_fds=True,
-                                     cwd=self.launch.env["HOME"])
+        self.proc = subprocess.Popen(
+            self.launch.command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=self.launch.env,
+            close_fds=True,
+            cwd=self.launch.env["HOME"],
+        )
         self.starts += 1
         threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
         self._send(self.init_message)
@@ -103,8 +110,9 @@ class Student:
         defined = reply.get("defined")
         self.defined = [n for n in defined if isinstance(n, str)] if isinstance(defined, list) else []
         errors = reply.get("errors")
-        self.definition_errors = [[str(x)[:300] for x in e] for e in errors if isinstance(e, list)][:20] \
-            if isinstance(errors, list) else []
+        self.definition_errors = (
+            [[str(x)[:300] for x in e] for e in errors if isinstance(e, list)][:20] if isinstance(errors, list) else []
+        )
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -140,8 +148,9 @@ class Student:
         if self.alive():
             return
         if self.starts > self.max_restarts:
-            raise StudentDied("not run: the student's process could not be restarted "
-                              f"({self.max_restarts} restarts used)")
+            raise StudentDied(
+                f"not run: the student's process could not be restarted ({self.max_restarts} restarts used)"
+            )
         if self.budget.left() <= 1:
             raise StudentTimeout("no time left to restart the student's process")
         self.stop()
@@ -208,6 +217,7 @@ class Student:
 
     def _unlent(self, obj):
         from .standins import StudentObject
+
         return {"$": "lent", "id": obj.handle} if type(obj) is StudentObject and obj.student is self else None
 
     def freeze(self, frozen: bool) -> None:
@@ -226,15 +236,22 @@ class Student:
         self.ensure()
         encode = wire.Encoder(lend=self._lend, unlent=self._unlent)
         from .standins import StudentObject, rebuilt_exception  # noqa: F401  (used below)
+
         decode = wire.Decoder(handles={"handle": self._lent, "lent": lambda h: StudentObject(self, h)})
-        mutable = [i for i, a in enumerate(args) if type(a) is list
-                   or (isinstance(a, np.ndarray) and a.flags.writeable)]
+        mutable = [
+            i for i, a in enumerate(args) if type(a) is list or (isinstance(a, np.ndarray) and a.flags.writeable)
+        ]
         self.depth += 1
         try:
             target = {"handle": name} if isinstance(name, int) else {"name": name}
-            message = {"op": "call", **target, "args": encode(list(args)), "kwargs": encode(dict(kwargs)),
-                       "ctx": {**ctx, "bind": {k: encode(v) for k, v in ctx.get("bind", {}).items()}},
-                       "mutable": mutable}
+            message = {
+                "op": "call",
+                **target,
+                "args": encode(list(args)),
+                "kwargs": encode(dict(kwargs)),
+                "ctx": {**ctx, "bind": {k: encode(v) for k, v in ctx.get("bind", {}).items()}},
+                "mutable": mutable,
+            }
             self.freeze(False)
             self._send(message)
             reply = self._serve(encode, decode)
@@ -259,6 +276,7 @@ class Student:
                 return value, after
             if op == "raise":
                 from .standins import rebuilt_exception
+
                 raise rebuilt_exception(message)
             if op == "callback":
                 self._answer_callback(message, encode, decode)

@@ -6,6 +6,7 @@ checker is watched from here: a checker that outlives a cell's time (instructor 
 checker killed) is killed with its student process and started again at the next test, while the
 notebook's time lasts.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,10 +35,11 @@ GRACE = 30.0  # seconds the watchdog allows the checker beyond a cell's own limi
 @dataclass(frozen=True)
 class Lesson:
     """A lesson as the grader needs it: notebooks as JSON text (they cross processes)."""
+
     name: str
-    source: str             # solutions/ notebook (hidden tests, reference solutions)
-    release: str            # the student version nbgrader generated now
-    committed: str = ""     # the committed notebooks/ version (what students downloaded)
+    source: str  # solutions/ notebook (hidden tests, reference solutions)
+    release: str  # the student version nbgrader generated now
+    committed: str = ""  # the committed notebooks/ version (what students downloaded)
 
     def notebooks(self):
         read = lambda s: nbformat.reads(s, as_version=4)  # noqa: E731
@@ -75,12 +77,19 @@ def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
     """The seed a notebook's hidden tests draw from: the run's, mixed with who and what, so that
     two students get different inputs and ``--seed`` reproduces a regrade."""
     import hashlib
+
     h = hashlib.sha256(f"{run_seed}\0{student}\0{lesson}".encode()).digest()
     return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
 
 
-def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list[dict] | None = None,
-                seed: int = 0, start_at: int = 0) -> tuple[list[TestRecord], list[str]]:
+def run_checker(
+    plan: Plan,
+    settings: Settings,
+    repository: Path,
+    variants: list[dict] | None = None,
+    seed: int = 0,
+    start_at: int = 0,
+) -> tuple[list[TestRecord], list[str]]:
     """Run the plan's tests; one record per test, and notes for the student. ``variants`` (for
     authors' mutant checks) are run after the tests, each result appended to the dicts given."""
     records = [TestRecord(t.grade_id) for t in plan.tests]
@@ -92,32 +101,53 @@ def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list
     job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
     os.chmod(job_dir, 0o755)
     try:
-        while (start_at < len(plan.tests) or any("result" not in v for v in variants)) \
-                and checker_starts <= settings.max_restarts + len(variants):
+        while (
+            start_at < len(plan.tests) or any("result" not in v for v in variants)
+        ) and checker_starts <= settings.max_restarts + len(variants):
             if time.monotonic() >= notebook_deadline - 1:
                 break
             home = job_dir / "checker"
             workdirs = {kind: job_dir / kind / "work" for kind in ("visible", "hidden")}
             for folder in (home, *workdirs.values()):
                 (folder / "tmp").mkdir(parents=True, exist_ok=True)
-            job = {"settings": dataclasses.asdict(settings), "job_dir": str(job_dir), "checker_home": str(home),
-                   "workdirs": {k: str(v) for k, v in workdirs.items()},
-                   "repository": str(repository), "setup": plan.setup, "setup_label": "setup",
-                   "student_cells": [list(c) for c in plan.student_cells],
-                   "checker_cells": [list(c) for c in plan.checker_cells],
-                   "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in plan.tests],
-                   "contract": plan.contract, "start_at": start_at, "seed": seed,
-                   "variants": [{k: v for k, v in var.items() if k != "result"} for var in variants
-                                if "result" not in var],
-                   "notebook_seconds": notebook_deadline - time.monotonic()}
+            job = {
+                "settings": dataclasses.asdict(settings),
+                "job_dir": str(job_dir),
+                "checker_home": str(home),
+                "workdirs": {k: str(v) for k, v in workdirs.items()},
+                "repository": str(repository),
+                "setup": plan.setup,
+                "setup_label": "setup",
+                "student_cells": [list(c) for c in plan.student_cells],
+                "checker_cells": [list(c) for c in plan.checker_cells],
+                "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in plan.tests],
+                "contract": plan.contract,
+                "start_at": start_at,
+                "seed": seed,
+                "variants": [
+                    {k: v for k, v in var.items() if k != "result"} for var in variants if "result" not in var
+                ],
+                "notebook_seconds": notebook_deadline - time.monotonic(),
+            }
             # The checker's own home, configuration and working folder: none of them a student's.
             env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER"))}
-            env.update(HOME=str(home), TMPDIR=str(home / "tmp"), MPLBACKEND="agg", MPLCONFIGDIR=str(home / ".mpl"),
-                       COURSE_EMULATE=settings.emulation)
+            env.update(
+                HOME=str(home),
+                TMPDIR=str(home / "tmp"),
+                MPLBACKEND="agg",
+                MPLCONFIGDIR=str(home / ".mpl"),
+                COURSE_EMULATE=settings.emulation,
+            )
             package_root = str(Path(__file__).resolve().parents[2])
-            proc = subprocess.Popen([sys.executable, "-I", "-c", CHECKER_MAIN, package_root], stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=open(job_dir / "checker.log", "ab"),
-                                    env=env, cwd=str(home), preexec_fn=lambda: _checker_limits(settings))
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-c", CHECKER_MAIN, package_root],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=open(job_dir / "checker.log", "ab"),
+                env=env,
+                cwd=str(home),
+                preexec_fn=lambda: _checker_limits(settings),
+            )
             running.append(proc)
             checker_starts += 1
             proc.stdin.write(json.dumps(job).encode())
@@ -127,6 +157,7 @@ def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list
 
             def deadline():
                 return min(cell_deadline[0], notebook_deadline + GRACE)
+
             finished = False
             for event in _events(proc, deadline):
                 if event is None:
@@ -144,10 +175,15 @@ def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list
                     i = event.get("index")
                     if i != current or records[i].state != "skipped":
                         continue  # only the test that was started, once
-                    records[i] = TestRecord(plan.tests[i].grade_id, str(event.get("state")),
-                                            str(event.get("ename", "")),
-                                            str(event.get("evalue", "")), float(event.get("seconds", 0)),
-                                            str(event.get("output", "")), [str(e) for e in event.get("student", [])])
+                    records[i] = TestRecord(
+                        plan.tests[i].grade_id,
+                        str(event.get("state")),
+                        str(event.get("ename", "")),
+                        str(event.get("evalue", "")),
+                        float(event.get("seconds", 0)),
+                        str(event.get("output", "")),
+                        [str(e) for e in event.get("student", [])],
+                    )
                     start_at, current = i + 1, None
                 elif kind == "variant":
                     pending = [var for var in variants if "result" not in var]
@@ -166,8 +202,15 @@ def run_checker(plan: Plan, settings: Settings, repository: Path, variants: list
                     start_at = len(plan.tests)
                     continue
             if i < len(plan.tests):  # the checker hung or died on test i
-                records[i] = TestRecord(plan.tests[i].grade_id, "timeout" if time.monotonic() >= deadline() else "died",
-                                        "", "the checker was stopped", 0.0, "", ["timed out"])
+                records[i] = TestRecord(
+                    plan.tests[i].grade_id,
+                    "timeout" if time.monotonic() >= deadline() else "died",
+                    "",
+                    "the checker was stopped",
+                    0.0,
+                    "",
+                    ["timed out"],
+                )
                 start_at = i + 1
         for r in records[start_at:]:  # never reached: the notebook's time ran out
             if r.state == "skipped":
@@ -186,6 +229,7 @@ def _checker_limits(settings: Settings) -> None:
     """In the checker, before exec: an address-space cap (twice the student's: it holds the
     references and decodes what comes back), then ``_die_with_parent``."""
     import resource
+
     cap = 2 * settings.limits.memory_bytes
     if cap:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
@@ -199,6 +243,7 @@ def _die_with_parent() -> None:
     try:
         import ctypes
         import signal
+
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
@@ -227,8 +272,9 @@ def _ready_notes(event: dict, plan: Plan) -> list[str]:
     return notes
 
 
-def grade_notebook(student: str, lesson: Lesson, submission: bytes, settings: Settings,
-                   repository: Path, digest: str = "") -> Result:
+def grade_notebook(
+    student: str, lesson: Lesson, submission: bytes, settings: Settings, repository: Path, digest: str = ""
+) -> Result:
     """Grade one submission (in a worker process): plain data in, a Result out."""
     t0 = time.perf_counter()
     source_nb, release_nb, committed_nb = lesson.notebooks()
@@ -238,8 +284,10 @@ def grade_notebook(student: str, lesson: Lesson, submission: bytes, settings: Se
         submitted = parse_notebook(submission)
     except ValueError as exc:
         result.status, result.detail = "error", f"unreadable notebook: {exc}"
-        result.tests = [TestResult(s.grade_id, 0.0, s.points, "not run: the notebook could not be read",
-                                   s.hidden, s.doc) for s in steps]
+        result.tests = [
+            TestResult(s.grade_id, 0.0, s.points, "not run: the notebook could not be read", s.hidden, s.doc)
+            for s in steps
+        ]
         result.seconds = time.perf_counter() - t0
         return result
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)

@@ -18,6 +18,7 @@ Landlock (landlock.py) is applied inside as a second layer where the kernel has 
 Without bubblewrap or user namespaces (macOS, some containers), the process runs with the caps and
 Landlock only, in its own session so that it can be killed as a group; the grader says so once.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,10 +26,10 @@ import os
 import shutil
 import subprocess
 import sys
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cgroup import Cgroup, cgroup_root, new_cgroup
 from .settings import Limits
 
 HERE = Path(__file__).resolve().parent
@@ -42,25 +43,46 @@ def bwrap_works() -> str:
     exe = shutil.which("bwrap")
     if not exe:
         return "bubblewrap (bwrap) is not installed"
-    probe = [exe, "--unshare-all", "--die-with-parent", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
-             *_system_binds(), "--proc", "/proc", "--dev", "/dev", "--", "/bin/true"]
+    probe = [
+        exe,
+        "--unshare-all",
+        "--die-with-parent",
+        "--uid",
+        str(UNPRIVILEGED),
+        "--gid",
+        str(UNPRIVILEGED),
+        *_system_binds(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        "/bin/true",
+    ]
     try:
         proc = subprocess.run(probe, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start ({exc})"
-    return "" if proc.returncode == 0 else "bwrap cannot create namespaces here: " + (
-        proc.stderr.strip().splitlines() or ["?"])[-1]
+    return (
+        ""
+        if proc.returncode == 0
+        else "bwrap cannot create namespaces here: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
+    )
 
 
 def describe() -> str:
     """One line for the start of a grading run: which layers hold."""
     why = bwrap_works()
-    cg = "a pids cgroup caps processes" if _cgroup_root() else "no pids cgroup (processes capped only by rlimits)"
+    cg = "a pids cgroup caps processes" if cgroup_root() else "no pids cgroup (processes capped only by rlimits)"
     if not why:
-        return ("sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
-                f"private /tmp and /dev/shm); {cg}")
-    return (f"WARNING: {why}: student code runs WITHOUT namespaces, only with rlimits and Landlock "
-            "where present (see docs/GRADING.md: install bubblewrap, or grade in a container)")
+        return (
+            "sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
+            f"private /tmp and /dev/shm); {cg}"
+        )
+    return (
+        f"WARNING: {why}: student code runs WITHOUT namespaces, only with rlimits and Landlock "
+        "where present (see docs/GRADING.md: install bubblewrap, or grade in a container)"
+    )
 
 
 def _system_binds() -> list[str]:
@@ -68,8 +90,14 @@ def _system_binds() -> list[str]:
     for path in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
-    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-                 "/etc/fonts", "/etc/alternatives"):
+    for path in (
+        "/etc/ld.so.cache",
+        "/etc/ld.so.conf",
+        "/etc/ld.so.conf.d",
+        "/etc/localtime",
+        "/etc/fonts",
+        "/etc/alternatives",
+    ):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
     return args
@@ -78,6 +106,7 @@ def _system_binds() -> list[str]:
 def _accelerator_nodes() -> list[str]:
     """Device files of NVIDIA GPUs and TPUs (/dev/nvidia*, /dev/accel*, /dev/vfio)."""
     import glob
+
     return sorted(glob.glob("/dev/nvidia*") + glob.glob("/dev/accel*") + glob.glob("/dev/vfio"))
 
 
@@ -91,112 +120,28 @@ def python_paths(repository: Path) -> list[str]:
     paths = set(prefixes)
     for entry in sys.path:
         real = os.path.realpath(entry) if entry else ""
-        if real and os.path.isdir(real) and ("site-packages" in real or "dist-packages" in real
-                                             or any(real.startswith(p + os.sep) for p in prefixes)):
+        if (
+            real
+            and os.path.isdir(real)
+            and (
+                "site-packages" in real or "dist-packages" in real or any(real.startswith(p + os.sep) for p in prefixes)
+            )
+        ):
             paths.add(real)
-    keep = sorted(p for p in paths if not p.startswith(("/usr/", "/lib")) and p not in ("/usr", "/")
-                  and not (p == repo or (p.startswith(repo + os.sep) and not any(
-                      p.startswith(q) for q in prefixes if q.startswith(repo + os.sep)))))
+    keep = sorted(
+        p
+        for p in paths
+        if not p.startswith(("/usr/", "/lib"))
+        and p not in ("/usr", "/")
+        and not (
+            p == repo
+            or (
+                p.startswith(repo + os.sep)
+                and not any(p.startswith(q) for q in prefixes if q.startswith(repo + os.sep))
+            )
+        )
+    )
     return [p for p in keep if not any(p != q and p.startswith(q + os.sep) for q in keep)]
-
-
-@dataclass
-class Cgroup:
-    """A pids cgroup for one student process (v2 or v1 hierarchy, whichever is writable)."""
-    path: Path
-
-    def join(self) -> None:  # in the child, before exec
-        (self.path / "cgroup.procs").write_text(str(os.getpid()))
-
-    def pids(self) -> list[int]:
-        try:
-            return [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            return []
-
-    def freeze(self, frozen: bool) -> None:
-        """Stop (or continue) every process of the student's: between calls nothing of theirs runs,
-        so nothing can swap a folder the checker is writing into for a symlink."""
-        if (self.path / "cgroup.freeze").exists():  # cgroup v2: atomic
-            try:
-                (self.path / "cgroup.freeze").write_text("1" if frozen else "0")
-                return
-            except OSError:
-                pass
-        signal = 19 if frozen else 18  # SIGSTOP / SIGCONT, until no new process appears
-        done: set[int] = set()
-        for _ in range(100):
-            todo = [p for p in self.pids() if p not in done]
-            if not todo:
-                return
-            for pid in todo:
-                try:
-                    os.kill(pid, signal)
-                except OSError:
-                    pass
-                done.add(pid)
-
-    def limit_hit(self) -> bool:
-        try:
-            for line in (self.path / "pids.events").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max" and int(value) > 0:
-                    return True
-        except (OSError, ValueError):
-            pass
-        return False
-
-    def remove(self) -> None:
-        for _ in range(50):
-            if not (self.path / "cgroup.procs").exists():
-                return
-            for pid in self.pids():
-                try:
-                    os.kill(pid, 9)
-                except OSError:
-                    pass
-            try:
-                self.path.rmdir()
-                return
-            except OSError:
-                import time
-                time.sleep(0.05)
-
-
-@functools.lru_cache(maxsize=1)
-def _cgroup_root() -> Path | None:
-    candidates = []
-    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
-        candidates.append(Path("/sys/fs/cgroup"))
-    candidates.append(Path("/sys/fs/cgroup/pids"))
-    for base in candidates:
-        root = base / "course-grader"
-        try:
-            root.mkdir(exist_ok=True)
-            if base == Path("/sys/fs/cgroup"):
-                (base / "cgroup.subtree_control").write_text("+pids")
-                (root / "cgroup.subtree_control").write_text("+pids")
-            probe = root / f"probe-{os.getpid()}"
-            probe.mkdir(exist_ok=True)
-            (probe / "pids.max").write_text("10")
-            probe.rmdir()
-            return root
-        except OSError:
-            continue
-    return None
-
-
-def new_cgroup(limits: Limits) -> Cgroup | None:
-    root = _cgroup_root()
-    if root is None:
-        return None
-    path = root / uuid.uuid4().hex[:16]
-    try:
-        path.mkdir()
-        (path / "pids.max").write_text(str(limits.processes))
-    except OSError:
-        return None
-    return Cgroup(path)
 
 
 # The first program of every student process: a fresh interpreter (no threads yet, so no fork
@@ -223,6 +168,7 @@ os.execv(sys.argv[2], sys.argv[2:])
 @dataclass
 class Launch:
     """How to start one student process: ``command()`` is what the checker runs."""
+
     argv: list[str]
     env: dict
     cgroup: Cgroup | None
@@ -237,9 +183,14 @@ class Launch:
             rlimits["RLIMIT_AS"] = lim.memory_bytes
         if os.getuid() != 0:  # root is exempt from RLIMIT_NPROC: the cgroup caps it there
             rlimits["RLIMIT_NPROC"] = lim.processes
-        spec = {"rlimits": rlimits, "cgroup": str(self.cgroup.path) if self.cgroup else "",
-                "setsid": not self.namespaced, "parent": os.getpid()}
+        spec = {
+            "rlimits": rlimits,
+            "cgroup": str(self.cgroup.path) if self.cgroup else "",
+            "setsid": not self.namespaced,
+            "parent": os.getpid(),
+        }
         import json
+
         return [sys.executable, "-I", "-c", LAUNCHER, json.dumps(spec), *self.argv]
 
 
@@ -249,10 +200,19 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
     code_dir.mkdir(exist_ok=True)
     for name in SANDBOX_FILES:
         shutil.copy(HERE / name, code_dir / name)
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir / "tmp"),
-           "MPLCONFIGDIR": str(workdir / ".matplotlib"), "MPLBACKEND": "agg", "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONNOUSERSITE": "1", "COURSE_EMULATE": emulation, "COURSE_LANDLOCK_RW": str(workdir),
-           "COURSE_REPOSITORY": str(repository.resolve()), "LANG": "C.UTF-8"}
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(workdir),
+        "TMPDIR": str(workdir / "tmp"),
+        "MPLCONFIGDIR": str(workdir / ".matplotlib"),
+        "MPLBACKEND": "agg",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONNOUSERSITE": "1",
+        "COURSE_EMULATE": emulation,
+        "COURSE_LANDLOCK_RW": str(workdir),
+        "COURSE_REPOSITORY": str(repository.resolve()),
+        "LANG": "C.UTF-8",
+    }
     for key in ("JAX_PLATFORMS", "XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "LD_LIBRARY_PATH"):
         if key in os.environ:
             env[key] = os.environ[key]
@@ -261,21 +221,50 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
     cgroup = new_cgroup(limits)
     if bwrap_works():
         return Launch(python, env, cgroup, limits, namespaced=False)
-    argv = [shutil.which("bwrap"), "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
-            "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED), "--hostname", "sandbox",
-            *_system_binds(),
-            # the private /tmp and /dev first: a Python installation or a work folder below /tmp
-            # (a CI clone in /tmp, say) is bound on top of them, not hidden by them
-            "--proc", "/proc", "--dev", "/dev",
-            "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp",
-            "--size", str(limits.tmpfs_bytes), "--tmpfs", "/dev/shm"]
+    argv = [
+        shutil.which("bwrap"),
+        "--unshare-all",
+        "--unshare-user",
+        "--die-with-parent",
+        "--new-session",
+        "--uid",
+        str(UNPRIVILEGED),
+        "--gid",
+        str(UNPRIVILEGED),
+        "--hostname",
+        "sandbox",
+        *_system_binds(),
+        # the private /tmp and /dev first: a Python installation or a work folder below /tmp
+        # (a CI clone in /tmp, say) is bound on top of them, not hidden by them
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(limits.tmpfs_bytes),
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        str(limits.tmpfs_bytes),
+        "--tmpfs",
+        "/dev/shm",
+    ]
     for node in _accelerator_nodes():  # a GPU or TPU machine grades on its device
         argv += ["--dev-bind", node, node]
     for path in python_paths(repository):
         argv += ["--ro-bind", path, path]
-    argv += ["--bind", str(workdir), str(workdir),
-             "--ro-bind", str(code_dir), str(code_dir),
-             "--chdir", str(workdir), "--disable-userns", "--clearenv"]
+    argv += [
+        "--bind",
+        str(workdir),
+        str(workdir),
+        "--ro-bind",
+        str(code_dir),
+        str(code_dir),
+        "--chdir",
+        str(workdir),
+        "--disable-userns",
+        "--clearenv",
+    ]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     return Launch(argv + ["--"] + python, env, cgroup, limits, namespaced=True)

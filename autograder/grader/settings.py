@@ -1,5 +1,6 @@
 """Every limit and default of grading, declared once: the command line, the grader and the sandbox
 all read them from here (``python -m autograder grade --help`` shows the same numbers)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,24 +13,26 @@ EMULATION_MODES = ("tpu", "gpu", "none")
 @dataclass(frozen=True)
 class Limits:
     """What one student process may use."""
-    memory_bytes: int = 4 * GiB      # address space (RLIMIT_AS): a huge allocation is a MemoryError
-    file_bytes: int = 1 * GiB        # largest file it may write (RLIMIT_FSIZE)
-    open_files: int = 1024           # open file descriptors (RLIMIT_NOFILE)
-    processes: int = 256             # processes and threads (pids cgroup; RLIMIT_NPROC when not root)
-    tmpfs_bytes: int = 256 * 2**20   # its private /tmp and /dev/shm, each
-    work_files: int = 20_000         # files it may leave in its work folder
+
+    memory_bytes: int = 4 * GiB  # address space (RLIMIT_AS): a huge allocation is a MemoryError
+    file_bytes: int = 1 * GiB  # largest file it may write (RLIMIT_FSIZE)
+    open_files: int = 1024  # open file descriptors (RLIMIT_NOFILE)
+    processes: int = 256  # processes and threads (pids cgroup; RLIMIT_NPROC when not root)
+    tmpfs_bytes: int = 256 * 2**20  # its private /tmp and /dev/shm, each
+    work_files: int = 20_000  # files it may leave in its work folder
 
 
 @dataclass(frozen=True)
 class Settings:
     """How a class is graded."""
-    cell_timeout: float = 120.0       # seconds for one test cell, the student's calls included
-    notebook_timeout: float = 900.0   # seconds for a whole notebook: every cell, restart and replay
-    max_restarts: int = 3             # student processes restarted after a death or a timeout
-    emulation: str = "tpu"            # matmul precision graded under: tpu | gpu | none
-    jobs: int | None = None           # notebooks graded at once (None: CPU cores)
-    seed: int | None = None           # recorded in run.json; None: drawn per run
-    max_output_chars: int = 20_000    # of a test's printed output kept for its feedback
+
+    cell_timeout: float = 120.0  # seconds for one test cell, the student's calls included
+    notebook_timeout: float = 900.0  # seconds for a whole notebook: every cell, restart and replay
+    max_restarts: int = 3  # student processes restarted after a death or a timeout
+    emulation: str = "tpu"  # matmul precision graded under: tpu | gpu | none
+    jobs: int | None = None  # notebooks graded at once (None: CPU cores)
+    seed: int | None = None  # recorded in run.json; None: drawn per run
+    max_output_chars: int = 20_000  # of a test's printed output kept for its feedback
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self):

@@ -2,6 +2,7 @@
 exception becomes: ``StudentFunction`` (an exercise, called in the student's process),
 ``StudentObject`` (a function the student's process lent to a callback: callable only, during
 that call), ``rebuilt_exception`` (the checker's own exception of the same builtin type)."""
+
 from __future__ import annotations
 
 import builtins
@@ -31,9 +32,11 @@ def matmul_precision():
     """The checker's current ``jax.default_matmul_precision`` (None: the default)."""
     try:
         from jax._src import config
+
         value = config.default_matmul_precision.value
     except Exception:  # noqa: BLE001
         import jax
+
         value = getattr(jax.config, "jax_default_matmul_precision", None)
     return None if value is None else str(value)
 
@@ -73,8 +76,11 @@ class StudentFunction:
         bind = {}
         for other in self.router.student.contract:
             current = self.namespace.get(other)
-            if other != self.name and current is not None and not (
-                    isinstance(current, StudentFunction) and current.name == other):
+            if (
+                other != self.name
+                and current is not None
+                and not (isinstance(current, StudentFunction) and current.name == other)
+            ):
                 bind[other] = current
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
@@ -84,7 +90,11 @@ class StudentFunction:
             old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
             if type(old) is list and type(new) is list:
                 old[:] = new
-            elif isinstance(old, np.ndarray) and isinstance(new, np.ndarray) \
-                    and new.shape == old.shape and new.dtype == old.dtype:
+            elif (
+                isinstance(old, np.ndarray)
+                and isinstance(new, np.ndarray)
+                and new.shape == old.shape
+                and new.dtype == old.dtype
+            ):
                 np.copyto(old, new)
         return value

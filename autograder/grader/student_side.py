@@ -12,6 +12,7 @@ Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, 
                       {"op": "return", "value", "after": [[index, value]]} | {"op": "raise", ...}
                       {"op": "callback", "id", "attr", "args", "kwargs"}
 """
+
 import contextlib
 import os
 import sys
@@ -28,6 +29,7 @@ def _landlock() -> None:
         return
     try:
         import landlock
+
         abi = landlock.landlock_abi()
         if abi:
             landlock.apply_landlock(abi, workdir, [])
@@ -68,6 +70,7 @@ def send(message: dict) -> None:
 
 class Lent:
     """Stands for an object the checker lent to this call: calls and attributes go back to it."""
+
     __slots__ = ("_id",)
 
     def __init__(self, handle: int):
@@ -91,8 +94,10 @@ OWN: list = []  # objects of this process lent to the checker (a jitted function
 def _lend(value) -> dict:
     if not callable(value) or isinstance(value, type):
         t = type(value)
-        raise wire.WireError(f"a value of type {t.__module__}.{t.__qualname__} cannot be returned: return "
-                             "numbers, strings, lists, tuples, dicts, NumPy/JAX arrays or dtypes")
+        raise wire.WireError(
+            f"a value of type {t.__module__}.{t.__qualname__} cannot be returned: return "
+            "numbers, strings, lists, tuples, dicts, NumPy/JAX arrays or dtypes"
+        )
     OWN.append(value)  # a function handed to a callable the checker lent: it stays here
     return {"$": "lent", "id": len(OWN) - 1}
 
@@ -112,15 +117,25 @@ DECODE = wire.Decoder(handles={"handle": Lent, "lent": _own})
 
 
 def callback(handle, attr, args, kwargs):
-    send({"op": "callback", "id": handle, "attr": attr,
-          "args": None if args is None else ENCODE(list(args)),
-          "kwargs": None if kwargs is None else ENCODE(dict(kwargs))})
+    send(
+        {
+            "op": "callback",
+            "id": handle,
+            "attr": attr,
+            "args": None if args is None else ENCODE(list(args)),
+            "kwargs": None if kwargs is None else ENCODE(dict(kwargs)),
+        }
+    )
     return serve(until_reply=True)
 
 
 def _exception_message(exc: BaseException) -> dict:
-    return {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:2000],
-            "where": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]}
+    return {
+        "op": "raise",
+        "type": type(exc).__name__,
+        "message": str(exc)[:2000],
+        "where": "".join(traceback.format_exception_only(type(exc), exc))[-2000:],
+    }
 
 
 def _restore_env(saved):
@@ -153,6 +168,7 @@ def call_context(ctx: dict):
     try:
         if precision:
             import jax
+
             with jax.default_matmul_precision(precision):
                 yield
         else:
@@ -202,6 +218,7 @@ def serve(until_reply: bool = False):
 
 def _rebuilt(message: dict) -> BaseException:
     import builtins
+
     cls = getattr(builtins, str(message.get("type")), None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = RuntimeError

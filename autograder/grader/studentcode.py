@@ -4,49 +4,52 @@
   simple constants (the exercises are functions; demo computations do not run when grading);
   with ``calls=False`` (the instructor's demo cells) not even a constant may call anything.
 - ``Protected``: names the student may not rebind (builtins, the notebook's own names).
-- ``static_attacks``: code aimed at the grader (IPython hooks, frames, builtins, process control).
-  It no longer decides anything a test could be fooled by (the checks run in another process);
-  it only tells an instructor who tried, with status ``tampered``.
 - ``parse_error``: where a cell does not parse, for the student's feedback.
 """
+
 from __future__ import annotations
 
 import ast
 import builtins
 import copy
 
-# Attribute names with no use in these exercises but every use in an attack on the grader.
-SUSPICIOUS_ATTRS = {
-    "input_transformers_cleanup", "input_transformers_post", "input_transformer_manager",
-    "ast_transformers", "showtraceback", "_showtraceback", "showsyntaxerror", "excepthook",
-    "displayhook", "settrace", "setprofile", "_getframe", "f_back", "f_globals", "f_locals",
-    "f_code", "f_builtins", "co_consts", "tb_frame", "gi_frame", "cr_frame", "user_ns",
-    "user_global_ns", "run_cell", "run_cell_async", "transform_cell", "run_ast_nodes", "run_code",
-    "__code__", "__globals__", "__builtins__", "__dict__",
-    "__closure__", "__subclasses__", "register_magic_function", "set_custom_exc", "audit",
-    "addaudithook", "modules", "meta_path", "path_hooks",
+SAFE_CALLS = {
+    "int",
+    "float",
+    "complex",
+    "bool",
+    "str",
+    "tuple",
+    "list",
+    "dict",
+    "set",
+    "frozenset",
+    "range",
+    "bytes",
+    "abs",
+    "min",
+    "max",
+    "len",
+    "round",
+    "pow",
+    "sorted",
+    "reversed",
+    "zip",
+    "enumerate",
 }
-SUSPICIOUS_MODULES = {"builtins", "__builtin__", "ctypes", "gc", "inspect", "IPython", "ipykernel",
-                      "atexit", "signal", "importlib", "traceback", "sysconfig", "_thread",
-                      "threading", "multiprocessing", "subprocess", "pty", "code", "codeop",
-                      "unittest", "pytest", "numpy.testing"}
-SUSPICIOUS_CALLS = {"globals", "vars", "setattr", "delattr", "exec", "eval", "compile",
-                    "__import__", "get_ipython", "breakpoint"}
-SAFE_CALLS = {"int", "float", "complex", "bool", "str", "tuple", "list", "dict", "set",
-              "frozenset", "range", "bytes", "abs", "min", "max", "len", "round", "pow", "sorted",
-              "reversed", "zip", "enumerate"}
 
 
-def _cell_python(source: str) -> str:
+def cell_python(source: str) -> str:
     """A cell's source as plain Python: IPython magics become get_ipython() calls."""
     from IPython.core.inputtransformer2 import TransformerManager
+
     try:
         return TransformerManager().transform_cell(source)
     except Exception:
         return source
 
 
-def _root_name(node) -> str | None:
+def root_name(node) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None
@@ -88,10 +91,13 @@ def _simple(node, calls: bool = True) -> bool:
         if not calls:
             return False
         func_ok = (isinstance(node.func, ast.Name) and node.func.id in SAFE_CALLS) or (
-            isinstance(node.func, ast.Attribute) and _simple(node.func, calls)
-            and isinstance(_root_name(node.func), str))
-        return (func_ok and all(_simple(a, calls) for a in node.args)
-                and all(_simple(k.value, calls) for k in node.keywords))
+            isinstance(node.func, ast.Attribute) and _simple(node.func, calls) and isinstance(root_name(node.func), str)
+        )
+        return (
+            func_ok
+            and all(_simple(a, calls) for a in node.args)
+            and all(_simple(k.value, calls) for k in node.keywords)
+        )
     return False
 
 
@@ -113,8 +119,10 @@ def _keep(stmt, calls: bool = True) -> ast.stmt | None:
         return stmt
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        names_only = all(isinstance(t, ast.Name) or (isinstance(t, ast.Tuple) and all(
-            isinstance(e, ast.Name) for e in t.elts)) for t in targets)
+        names_only = all(
+            isinstance(t, ast.Name) or (isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts))
+            for t in targets
+        )
         return stmt if names_only and _simple(stmt.value, calls) else None
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
         return stmt  # a docstring
@@ -135,14 +143,15 @@ def _keep(stmt, calls: bool = True) -> ast.stmt | None:
     return None
 
 
-def definitions_only(source: str, protected: "Protected | None" = None,
-                     calls: bool = True) -> tuple[str, int, list[str]]:
+def definitions_only(
+    source: str, protected: "Protected | None" = None, calls: bool = True
+) -> tuple[str, int, list[str]]:
     """(code keeping only imports, defs, classes and simple constants, number of statements
     dropped, names the student may not rebind). With ``protected``, statements rebinding a builtin
     or a name the instructor's cells define (helpers the tests use, ``_ref_`` references) are
     dropped too, unless they are the instructor's own import. Code that does not parse is returned
     as it is: it defines nothing and its SyntaxError is what the student should see."""
-    code = _cell_python(source)
+    code = cell_python(source)
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -153,8 +162,11 @@ def definitions_only(source: str, protected: "Protected | None" = None,
         if stmt is None:
             continue
         if protected is not None:
-            clash = [n for n, st in _bound_names(ast.Module(body=[stmt], type_ignores=[])).items()
-                     if protected.refuses(n, st)]
+            clash = [
+                n
+                for n, st in _bound_names(ast.Module(body=[stmt], type_ignores=[])).items()
+                if protected.refuses(n, st)
+            ]
             if clash:
                 refused += clash
                 continue
@@ -171,7 +183,7 @@ class Protected:
         self.bound, self.imports = set(), set()
         for src in instructor_sources:
             try:
-                tree = ast.parse(_cell_python(src))
+                tree = ast.parse(cell_python(src))
             except SyntaxError:
                 continue
             for name, stmt in _bound_names(tree).items():
@@ -217,42 +229,10 @@ def _import_key(stmt, name):
     return None
 
 
-def static_attacks(student_sources: list[str], protected: Protected) -> list[str]:
-    """Attacks on the checking machinery visible in the student's code (empty when none)."""
-    module_names = protected.modules | {"sys", "os", "np", "jnp", "jax", "math", "numpy"}
-    found = []
-    for src in student_sources:
-        try:
-            tree = ast.parse(_cell_python(src))
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRS:
-                found.append(f"uses .{node.attr}")
-            elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__"):
-                found.append(f"uses {node.id}")
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SUSPICIOUS_CALLS:
-                found.append(f"calls {node.func.id}()")
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-                if isinstance(node, ast.ImportFrom) and node.module in ("numpy", "sys", "os", "jax"):
-                    mods += [f"{node.module}.{a.name}" for a in node.names]
-                for m in mods:
-                    if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
-                        found.append(f"imports {m}")
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                targets = (node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target])
-                for t in targets:
-                    for sub in ast.walk(t):
-                        if isinstance(sub, ast.Attribute) and _root_name(sub) in module_names:
-                            found.append(f"assigns {ast.unparse(sub)}")
-    return sorted(set(found))
-
-
 def parse_error(source: str) -> str | None:
     """'line N: message' when a cell does not parse as Python, else None."""
     try:
-        ast.parse(_cell_python(source))
+        ast.parse(cell_python(source))
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
     return None

@@ -5,6 +5,7 @@ A symlink, file or folder, is never followed: it is listed as refused (it could 
 solutions, another student's work or ``/etc/passwd``). Every string from a submission that reaches
 a terminal, a CSV or a page goes through ``printable`` first.
 """
+
 from __future__ import annotations
 
 import re
@@ -85,6 +86,7 @@ def tampering(submitted, released, *older) -> list[str]:
     """Test cells deleted or edited in a submission, compared with the student release (a cell
     equal to its version in any of the ``older`` releases, such as the committed notebooks/ while
     an instructor's fix is not yet released, counts as untouched)."""
+
     def norm(cell) -> str:  # a closing ';' (a release silencing a docstring's Out[]) is no edit
         return str(cell.get("source", "")).strip().removesuffix(";").rstrip()
 

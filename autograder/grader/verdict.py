@@ -3,6 +3,7 @@
 ``points_of`` answers "how does a test cell become points"; ``status`` answers "which status
 wins". Both are pure: records in, plain values out.
 """
+
 from __future__ import annotations
 
 from .model import Result, TestRecord, TestResult
@@ -33,11 +34,16 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     student's process neither timed out nor died meanwhile; else none."""
     passed = record.state == "ok"
     shown = "" if passed or step.hidden else record.output[-2000:]  # a hidden check shows nothing
-    return TestResult(step.grade_id, step.points if passed else 0.0, step.points,
-                      "" if passed else student_error(record, step.hidden, cell_timeout),
-                      step.hidden, step.doc,
-                      "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename
-                                         or record.state), shown)
+    return TestResult(
+        step.grade_id,
+        step.points if passed else 0.0,
+        step.points,
+        "" if passed else student_error(record, step.hidden, cell_timeout),
+        step.hidden,
+        step.doc,
+        "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state),
+        shown,
+    )
 
 
 def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> tuple[str, str]:
@@ -49,7 +55,8 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
     if attacks:
         detail = "code aimed at the grader, no points: " + "; ".join(attacks[:5])
         return "tampered", detail + ("; also " + ", ".join(edits) if edits else "") + (
-            "; " + ", ".join(limits) if limits else "")
+            "; " + ", ".join(limits) if limits else ""
+        )
     if edits:
         return "tampered", ", ".join(edits) + " (originals restored and graded)"
     also = ("; " + ", ".join(limits)) if limits else ""
@@ -61,8 +68,14 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
     return "ok", also.lstrip("; ")
 
 
-def decide(result: Result, steps: list[TestStep], records: list[TestRecord], attacks: list[str],
-           edits: list[str], cell_timeout: float) -> Result:
+def decide(
+    result: Result,
+    steps: list[TestStep],
+    records: list[TestRecord],
+    attacks: list[str],
+    edits: list[str],
+    cell_timeout: float,
+) -> Result:
     result.tests = [points_of(s, r, cell_timeout) for s, r in zip(steps, records)]
     result.status, result.detail = status(attacks, edits, records)
     if attacks:

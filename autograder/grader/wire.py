@@ -23,6 +23,7 @@ student's process lends what its code hands to such a callable (a jitted functio
 only calls; whatever a call returns crosses as plain data again. Neither side ever decodes a
 handle into an object of the other side.
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,7 +36,7 @@ import numpy as np
 
 MAX_FRAME = 16 * 2**20  # bytes of JSON in one message (about 200 MB of Python objects at worst)
 MAX_DEPTH = 64
-MAX_ITEMS = 1_000_000    # values in one decoded message: a frame of [[],[],...] cannot fill memory
+MAX_ITEMS = 1_000_000  # values in one decoded message: a frame of [[],[],...] cannot fill memory
 _HEADER = struct.Struct(">Q")
 
 
@@ -47,11 +48,14 @@ class WireError(Exception):
 # dtypes: only numeric NumPy and ml_dtypes types cross, by name
 # --------------------------------------------------------------------------------------------
 
-_NUMPY_NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                "float16", "float32", "float64", "complex64", "complex128"}
-_ML_NAMES = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
-             "float8_e4m3b11fnuz", "float8_e4m3", "float8_e3m4", "float8_e8m0fnu", "float4_e2m1fn",
-             "float6_e2m3fn", "float6_e3m2fn", "int4", "uint4", "int2", "uint2"}
+_NUMPY_NAMES = frozenset(
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex64 complex128".split()
+)
+_ML_NAMES = frozenset(
+    "bfloat16 float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz float8_e4m3b11fnuz "
+    "float8_e4m3 float8_e3m4 float8_e8m0fnu float4_e2m1fn float6_e2m3fn float6_e3m2fn int4 "
+    "uint4 int2 uint2".split()
+)
 
 
 def dtype_of(name: str) -> np.dtype:
@@ -59,6 +63,7 @@ def dtype_of(name: str) -> np.dtype:
         return np.dtype(name)
     if name in _ML_NAMES:
         import ml_dtypes
+
         if hasattr(ml_dtypes, name):
             return np.dtype(getattr(ml_dtypes, name))
     raise WireError(f"dtype {name!r} cannot cross")
@@ -75,10 +80,15 @@ def _dtype_name(dt) -> str:
 # encoding
 # --------------------------------------------------------------------------------------------
 
+
 def _is_jax_array(x) -> bool:
     mod = type(x).__module__ or ""
-    return (mod.startswith("jax") or mod.startswith("jaxlib")) and hasattr(x, "__array__") \
-        and hasattr(x, "dtype") and hasattr(x, "shape")
+    return (
+        (mod.startswith("jax") or mod.startswith("jaxlib"))
+        and hasattr(x, "__array__")
+        and hasattr(x, "dtype")
+        and hasattr(x, "shape")
+    )
 
 
 def _is_jnp_scalar_type(x) -> bool:
@@ -114,11 +124,19 @@ class Encoder:
                 return handle
         if isinstance(value, np.ndarray) or _is_jax_array(value):
             arr = np.asarray(value)  # tobytes() is C order; ascontiguousarray would make 0-d 1-d
-            return {"$": "nd", "dtype": _dtype_name(arr.dtype), "shape": list(arr.shape),
-                    "b64": base64.b64encode(arr.tobytes()).decode("ascii"), "jax": _is_jax_array(value)}
+            return {
+                "$": "nd",
+                "dtype": _dtype_name(arr.dtype),
+                "shape": list(arr.shape),
+                "b64": base64.b64encode(arr.tobytes()).decode("ascii"),
+                "jax": _is_jax_array(value),
+            }
         if isinstance(value, np.generic):
-            return {"$": "scalar", "dtype": _dtype_name(value.dtype),
-                    "b64": base64.b64encode(np.asarray(value).tobytes()).decode("ascii")}
+            return {
+                "$": "scalar",
+                "dtype": _dtype_name(value.dtype),
+                "b64": base64.b64encode(np.asarray(value).tobytes()).decode("ascii"),
+            }
         if isinstance(value, np.dtype):
             return {"$": "dtype", "name": _dtype_name(value), "form": "dtype"}
         if isinstance(value, type) and issubclass(value, np.generic):
@@ -129,13 +147,16 @@ class Encoder:
             return {"$": "path", "v": os.fspath(value)}
         if self.lend is not None:
             return self.lend(value)
-        raise WireError(f"a value of type {t.__module__}.{t.__qualname__} cannot be returned: return "
-                        "numbers, strings, lists, tuples, dicts, NumPy/JAX arrays or dtypes")
+        raise WireError(
+            f"a value of type {t.__module__}.{t.__qualname__} cannot be returned: return "
+            "numbers, strings, lists, tuples, dicts, NumPy/JAX arrays or dtypes"
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # decoding: builds only the reader's own plain types
 # --------------------------------------------------------------------------------------------
+
 
 class Decoder:
     """JSON-able values to plain data. ``handles`` maps a handle's tag ("handle", "lent") to what
@@ -187,6 +208,7 @@ class Decoder:
             arr = np.frombuffer(raw, dtype=dt).reshape(shape).copy()
             if value.get("jax") is True and self.jax_arrays:
                 import jax.numpy as jnp
+
                 return jnp.asarray(arr)
             return arr
         if tag == "scalar":
@@ -202,10 +224,12 @@ class Decoder:
                 return dt.type
             if form == "jnp":
                 import jax.numpy as jnp
+
                 return getattr(jnp, dt.name, dt.type)
             return dt
         if tag == "path":
             from pathlib import Path
+
             return Path(_str(value.get("v")))
         if tag in ("handle", "lent"):
             if tag not in self.handles:
@@ -242,6 +266,7 @@ def _int(v):
 # --------------------------------------------------------------------------------------------
 # frames
 # --------------------------------------------------------------------------------------------
+
 
 def dumps(message: dict) -> bytes:
     body = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")

@@ -14,6 +14,7 @@ must be installed on the compute nodes and unprivileged user namespaces allowed 
 prints each worker's sandbox when it connects). Ctrl-C here cancels the jobs.
 `--dry-run` prints the batch script and submits nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,19 +42,30 @@ def main() -> int:
     # a notebook whose worker dies (node lost, out of memory) runs again on another at most twice
     dask.config.set({"distributed.scheduler.allowed-failures": 2})
     cluster = SLURMCluster(
-        cores=1, processes=1, memory=args.memory, walltime=args.walltime, account=args.account,
-        queue=args.partition, interface=args.interface, python=sys.executable,
-        worker_extra_args=["--resources", "notebook=1"], job_name="grader",
-        job_script_prologue=["export MPLBACKEND=agg JAX_PLATFORMS=cpu"])
+        cores=1,
+        processes=1,
+        memory=args.memory,
+        walltime=args.walltime,
+        account=args.account,
+        queue=args.partition,
+        interface=args.interface,
+        python=sys.executable,
+        worker_extra_args=["--resources", "notebook=1"],
+        job_name="grader",
+        job_script_prologue=["export MPLBACKEND=agg JAX_PLATFORMS=cpu"],
+    )
     if args.dry_run:
         print(cluster.job_script())
         cluster.close()
         return 0
     cluster.scale(jobs=args.workers)
     args.scheduler_file.write_text(json.dumps({"address": cluster.scheduler_address}))
-    print(f"scheduler {cluster.scheduler_address}, written to {args.scheduler_file}; {args.workers} jobs "
-          "submitted. Grade with:\n  python -m autograder grade SUBMISSIONS --out OUT --scheduler "
-          f"{args.scheduler_file}\nCtrl-C cancels the jobs.", flush=True)
+    print(
+        f"scheduler {cluster.scheduler_address}, written to {args.scheduler_file}; {args.workers} jobs "
+        "submitted. Grade with:\n  python -m autograder grade SUBMISSIONS --out OUT --scheduler "
+        f"{args.scheduler_file}\nCtrl-C cancels the jobs.",
+        flush=True,
+    )
     try:
         while True:
             time.sleep(3600)

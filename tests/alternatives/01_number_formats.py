@@ -8,9 +8,10 @@ vectorised, other valid readings where the contract is silent. Each one must get
 
 ALTERNATIVES = [
     # ------------------------------------------------------------------ bf16_round
-    {"function": "bf16_round",
-     "why": "notebook recipe: u + 0x7FFF + lsb, mask; NaNs keep sign and upper payload, quiet bit set",
-     "source": '''
+    {
+        "function": "bf16_round",
+        "why": "notebook recipe: u + 0x7FFF + lsb, mask; NaNs keep sign and upper payload, quiet bit set",
+        "source": '''
 def bf16_round(x):
     """Round float32 ndarray x to the nearest bfloat16 (ties to even) with integer arithmetic on
     x.view(np.uint32); return float32 of the same shape. NaN stays NaN, +-inf and +-0 are kept."""
@@ -21,10 +22,12 @@ def bf16_round(x):
     nan_bits = (u & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
     out = np.where(is_nan, nan_bits, rounded).astype(np.uint32)
     return np.asarray(out).view(np.float32)
-'''},
-    {"function": "bf16_round",
-     "why": "explicit compare of the dropped half-word against 0x8000 (above / tie-odd -> up); canonical +NaN",
-     "source": '''
+''',
+    },
+    {
+        "function": "bf16_round",
+        "why": "explicit compare of the dropped half-word against 0x8000 (above / tie-odd -> up); canonical +NaN",
+        "source": '''
 def bf16_round(x):
     """Round float32 ndarray x to the nearest bfloat16 (ties to even) with integer arithmetic on
     x.view(np.uint32); return float32 of the same shape. NaN stays NaN, +-inf and +-0 are kept."""
@@ -37,10 +40,12 @@ def bf16_round(x):
     nan = ((u & np.uint32(0x7F800000)) == np.uint32(0x7F800000)) & ((u & np.uint32(0x007FFFFF)) != 0)
     out = np.where(nan, np.uint32(0x7FC00000), out).astype(np.uint32)
     return out.reshape(x.shape).view(np.float32)
-'''},
-    {"function": "bf16_round",
-     "why": "widen to uint64 so nothing can wrap, shift right/left by 16, then narrow; NaN via boolean mask assignment",
-     "source": '''
+''',
+    },
+    {
+        "function": "bf16_round",
+        "why": "widen to uint64 so nothing can wrap, shift right/left by 16, then narrow; NaN via boolean mask assignment",
+        "source": '''
 def bf16_round(x):
     """Round float32 ndarray x to the nearest bfloat16 (ties to even) with integer arithmetic on
     x.view(np.uint32); return float32 of the same shape. NaN stays NaN, +-inf and +-0 are kept."""
@@ -51,10 +56,12 @@ def bf16_round(x):
     nan = (u & np.uint64(0x7FFFFFFF)) > np.uint64(0x7F800000)
     r[nan] = (u[nan] | np.uint64(0x00400000)) & np.uint64(0xFFFF0000)
     return np.asarray(r.astype(np.uint32)).view(np.float32)
-'''},
-    {"function": "bf16_round",
-     "why": "element loop with Python ints (slow but plain), sign handled on the magnitude",
-     "source": '''
+''',
+    },
+    {
+        "function": "bf16_round",
+        "why": "element loop with Python ints (slow but plain), sign handled on the magnitude",
+        "source": '''
 def bf16_round(x):
     """Round float32 ndarray x to the nearest bfloat16 (ties to even) with integer arithmetic on
     x.view(np.uint32); return float32 of the same shape. NaN stays NaN, +-inf and +-0 are kept."""
@@ -71,10 +78,12 @@ def bf16_round(x):
             hi += 1                                 # may carry into the exponent: max -> inf
         out.append(sign | (hi << 16))
     return np.array(out, dtype=np.uint32).reshape(x.shape).view(np.float32)
-'''},
-    {"function": "bf16_round",
-     "why": "same integer recipe in jax.numpy on the uint32 view (no float ops on device), back to NumPy",
-     "source": '''
+''',
+    },
+    {
+        "function": "bf16_round",
+        "why": "same integer recipe in jax.numpy on the uint32 view (no float ops on device), back to NumPy",
+        "source": '''
 def bf16_round(x):
     """Round float32 ndarray x to the nearest bfloat16 (ties to even) with integer arithmetic on
     x.view(np.uint32); return float32 of the same shape. NaN stays NaN, +-inf and +-0 are kept."""
@@ -84,11 +93,13 @@ def bf16_round(x):
     nan = (u & jnp.uint32(0x7FFFFFFF)) > jnp.uint32(0x7F800000)
     r = jnp.where(nan, (u | jnp.uint32(0x00400000)) & jnp.uint32(0xFFFF0000), r)
     return np.asarray(r, dtype=np.uint32).view(np.float32)
-'''},
+''',
+    },
     # ------------------------------------------------------------------ format_table
-    {"function": "format_table",
-     "why": "ml_dtypes.finfo for all five, values kept as finfo's NumPy/ml_dtypes scalars",
-     "source": '''
+    {
+        "function": "format_table",
+        "why": "ml_dtypes.finfo for all five, values kept as finfo's NumPy/ml_dtypes scalars",
+        "source": '''
 def format_table():
     """One dict per format (float32, bfloat16, float16, float8_e4m3fn, float8_e5m2) with keys
     name, bits, exponent_bits, mantissa_bits, eps, max, smallest_normal."""
@@ -99,10 +110,12 @@ def format_table():
                      "mantissa_bits": fi.nmant, "eps": fi.eps, "max": fi.max,
                      "smallest_normal": fi.smallest_normal})
     return rows
-'''},
-    {"function": "format_table",
-     "why": "uses the notebook's FORMATS list, Python ints/floats, bits from itemsize",
-     "source": '''
+''',
+    },
+    {
+        "function": "format_table",
+        "why": "uses the notebook's FORMATS list, Python ints/floats, bits from itemsize",
+        "source": '''
 def format_table():
     """One dict per format (float32, bfloat16, float16, float8_e4m3fn, float8_e5m2) with keys
     name, bits, exponent_bits, mantissa_bits, eps, max, smallest_normal."""
@@ -114,10 +127,12 @@ def format_table():
                           mantissa_bits=int(fi.nmant), eps=float(fi.eps), max=float(fi.max),
                           smallest_normal=float(fi.smallest_normal)))
     return table
-'''},
-    {"function": "format_table",
-     "why": "hand-written constants (what a student copying from a datasheet writes)",
-     "source": '''
+''',
+    },
+    {
+        "function": "format_table",
+        "why": "hand-written constants (what a student copying from a datasheet writes)",
+        "source": '''
 def format_table():
     """One dict per format (float32, bfloat16, float16, float8_e4m3fn, float8_e5m2) with keys
     name, bits, exponent_bits, mantissa_bits, eps, max, smallest_normal."""
@@ -128,10 +143,12 @@ def format_table():
              ("float8_e5m2", 8, 5, 2, 0.25, 57344.0, 2.0**-14)]
     keys = ["name", "bits", "exponent_bits", "mantissa_bits", "eps", "max", "smallest_normal"]
     return [dict(zip(keys, s)) for s in specs]
-'''},
-    {"function": "format_table",
-     "why": "derived from the field widths (bias, reserved top exponent, e4m3fn special case) as in section 1",
-     "source": '''
+''',
+    },
+    {
+        "function": "format_table",
+        "why": "derived from the field widths (bias, reserved top exponent, e4m3fn special case) as in section 1",
+        "source": '''
 def format_table():
     """One dict per format (float32, bfloat16, float16, float8_e4m3fn, float8_e5m2) with keys
     name, bits, exponent_bits, mantissa_bits, eps, max, smallest_normal."""
@@ -146,10 +163,12 @@ def format_table():
         out.append({"name": name, "bits": 1 + E + M, "exponent_bits": E, "mantissa_bits": M,
                     "eps": 2.0 ** -M, "max": mx, "smallest_normal": 2.0 ** (1 - bias)})
     return out
-'''},
-    {"function": "format_table",
-     "why": "jnp.finfo / jnp.dtype spelling, np.finfo where NumPy knows the type (numpy scalars)",
-     "source": '''
+''',
+    },
+    {
+        "function": "format_table",
+        "why": "jnp.finfo / jnp.dtype spelling, np.finfo where NumPy knows the type (numpy scalars)",
+        "source": '''
 def format_table():
     """One dict per format (float32, bfloat16, float16, float8_e4m3fn, float8_e5m2) with keys
     name, bits, exponent_bits, mantissa_bits, eps, max, smallest_normal."""
@@ -160,11 +179,13 @@ def format_table():
                        "exponent_bits": fi.nexp, "mantissa_bits": fi.nmant, "eps": fi.eps,
                        "max": fi.max, "smallest_normal": fi.smallest_normal})
     return result
-'''},
+''',
+    },
     # ------------------------------------------------------------------ sequential_sum
-    {"function": "sequential_sum",
-     "why": "convert with np.asarray(values, dtype), loop over dtype scalars (the hint)",
-     "source": '''
+    {
+        "function": "sequential_sum",
+        "why": "convert with np.asarray(values, dtype), loop over dtype scalars (the hint)",
+        "source": '''
 def sequential_sum(values, dtype):
     """Sum values left to right in `dtype`: convert values to dtype first, start from 0, round the
     running sum to dtype after every addition. Returns a Python float."""
@@ -174,20 +195,24 @@ def sequential_sum(values, dtype):
     for x in v:
         s = dt.type(s + x)
     return float(s)
-'''},
-    {"function": "sequential_sum",
-     "why": "functools.reduce over per-element scalar conversions",
-     "source": '''
+''',
+    },
+    {
+        "function": "sequential_sum",
+        "why": "functools.reduce over per-element scalar conversions",
+        "source": '''
 def sequential_sum(values, dtype):
     """Sum values left to right in `dtype`: convert values to dtype first, start from 0, round the
     running sum to dtype after every addition. Returns a Python float."""
     import functools
     t = np.dtype(dtype).type
     return float(functools.reduce(lambda acc, v: t(acc + v), [t(v) for v in values], t(0)))
-'''},
-    {"function": "sequential_sum",
-     "why": "exact-enough float64 addition, each partial sum rounded back to dtype through a 1-element array",
-     "source": '''
+''',
+    },
+    {
+        "function": "sequential_sum",
+        "why": "exact-enough float64 addition, each partial sum rounded back to dtype through a 1-element array",
+        "source": '''
 def sequential_sum(values, dtype):
     """Sum values left to right in `dtype`: convert values to dtype first, start from 0, round the
     running sum to dtype after every addition. Returns a Python float."""
@@ -197,10 +222,12 @@ def sequential_sum(values, dtype):
     for v in converted:
         total = float(np.array([total + v], dtype=np.float64).astype(dt)[0])
     return total
-'''},
-    {"function": "sequential_sum",
-     "why": "itertools.accumulate with an initial dtype zero, last partial sum",
-     "source": '''
+''',
+    },
+    {
+        "function": "sequential_sum",
+        "why": "itertools.accumulate with an initial dtype zero, last partial sum",
+        "source": '''
 def sequential_sum(values, dtype):
     """Sum values left to right in `dtype`: convert values to dtype first, start from 0, round the
     running sum to dtype after every addition. Returns a Python float."""
@@ -212,10 +239,12 @@ def sequential_sum(values, dtype):
     for last in partials:
         last = dt.type(last)
     return float(last)
-'''},
-    {"function": "sequential_sum",
-     "why": "np.add on 0-d arrays of dtype with while-loop index (array arithmetic, not scalars)",
-     "source": '''
+''',
+    },
+    {
+        "function": "sequential_sum",
+        "why": "np.add on 0-d arrays of dtype with while-loop index (array arithmetic, not scalars)",
+        "source": '''
 def sequential_sum(values, dtype):
     """Sum values left to right in `dtype`: convert values to dtype first, start from 0, round the
     running sum to dtype after every addition. Returns a Python float."""
@@ -227,11 +256,13 @@ def sequential_sum(values, dtype):
         acc = np.asarray(acc, dtype=v.dtype)
         i += 1
     return float(acc)
-'''},
+''',
+    },
     # ------------------------------------------------------------------ pairwise_sum
-    {"function": "pairwise_sum",
-     "why": "recursive helper on slices of the converted array, dtype scalars",
-     "source": '''
+    {
+        "function": "pairwise_sum",
+        "why": "recursive helper on slices of the converted array, dtype scalars",
+        "source": '''
 def pairwise_sum(values, dtype):
     """Pairwise sum in `dtype`: convert first; 0 for no values, the value for one, otherwise
     pairwise(v[:n//2]) + pairwise(v[n//2:]) rounded to dtype. Returns a Python float."""
@@ -247,10 +278,12 @@ def pairwise_sum(values, dtype):
         return dt.type(rec(a[:n // 2]) + rec(a[n // 2:]))
 
     return float(rec(v))
-'''},
-    {"function": "pairwise_sum",
-     "why": "recursion on (lo, hi) index ranges, the split at lo + (hi-lo)//2",
-     "source": '''
+''',
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "recursion on (lo, hi) index ranges, the split at lo + (hi-lo)//2",
+        "source": '''
 def pairwise_sum(values, dtype):
     """Pairwise sum in `dtype`: convert first; 0 for no values, the value for one, otherwise
     pairwise(v[:n//2]) + pairwise(v[n//2:]) rounded to dtype. Returns a Python float."""
@@ -266,10 +299,12 @@ def pairwise_sum(values, dtype):
         return t(go(lo, mid) + go(mid, hi))
 
     return float(go(0, len(v)))
-'''},
-    {"function": "pairwise_sum",
-     "why": "calls itself on the already-converted halves; halves added as float64 and rounded once to dtype",
-     "source": '''
+''',
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "calls itself on the already-converted halves; halves added as float64 and rounded once to dtype",
+        "source": '''
 def pairwise_sum(values, dtype):
     """Pairwise sum in `dtype`: convert first; 0 for no values, the value for one, otherwise
     pairwise(v[:n//2]) + pairwise(v[n//2:]) rounded to dtype. Returns a Python float."""
@@ -282,10 +317,12 @@ def pairwise_sum(values, dtype):
     a = pairwise_sum(v[:n // 2], dtype)
     b = pairwise_sum(v[n // 2:], dtype)
     return float(np.asarray(a + b, dtype=np.float64).astype(np.dtype(dtype)))
-'''},
-    {"function": "pairwise_sum",
-     "why": "iterative post-order traversal with an explicit stack (no recursion)",
-     "source": '''
+''',
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "iterative post-order traversal with an explicit stack (no recursion)",
+        "source": '''
 def pairwise_sum(values, dtype):
     """Pairwise sum in `dtype`: convert first; 0 for no values, the value for one, otherwise
     pairwise(v[:n//2]) + pairwise(v[n//2:]) rounded to dtype. Returns a Python float."""
@@ -308,5 +345,6 @@ def pairwise_sum(values, dtype):
             mid = lo + (hi - lo) // 2
             results[(lo, hi)] = dt.type(results.pop((lo, mid)) + results.pop((mid, hi)))
     return float(results[(0, v.size)])
-'''},
+''',
+    },
 ]

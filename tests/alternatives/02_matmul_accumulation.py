@@ -7,9 +7,10 @@ vectorised, other valid readings where the contract is silent. Each one must get
 """
 
 ALTERNATIVES = [
-    {"function": 'evaluate_precision_policies',
-     "why": 'jax.numpy throughout, f32 reference at HIGHEST, diffs and means in f32, round(float, 5)',
-     "source": '''def evaluate_precision_policies(seed=0):
+    {
+        "function": "evaluate_precision_policies",
+        "why": "jax.numpy throughout, f32 reference at HIGHEST, diffs and means in f32, round(float, 5)",
+        "source": """def evaluate_precision_policies(seed=0):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
     w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
@@ -34,10 +35,12 @@ ALTERNATIVES = [
                         "mean_abs_err": round(float(jnp.mean(diff)), 5),
                         "weight_bytes": wbytes, "scale_bytes": sbytes})
     return results
-'''},
-    {"function": 'evaluate_precision_policies',
-     "why": 'NumPy float64 on the host for the reference, the int8 path and the error statistics',
-     "source": '''def evaluate_precision_policies(seed=0):
+""",
+    },
+    {
+        "function": "evaluate_precision_policies",
+        "why": "NumPy float64 on the host for the reference, the int8 path and the error statistics",
+        "source": """def evaluate_precision_policies(seed=0):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = np.asarray(jax.random.normal(k1, (64, 256), dtype=jnp.float32))
     w = np.asarray(jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25)
@@ -68,10 +71,12 @@ ALTERNATIVES = [
         table.append(dict(policy=label, max_abs_err=mx, mean_abs_err=mn,
                           weight_bytes=int(wb_), scale_bytes=int(sb_)))
     return table
-'''},
-    {"function": 'evaluate_precision_policies',
-     "why": 'uses the notebook helpers seed_data/exact_matmul; int8 output as (x @ q) * scale in float64; bytes from .nbytes',
-     "source": '''def evaluate_precision_policies(seed=0):
+""",
+    },
+    {
+        "function": "evaluate_precision_policies",
+        "why": "uses the notebook helpers seed_data/exact_matmul; int8 output as (x @ q) * scale in float64; bytes from .nbytes",
+        "source": """def evaluate_precision_policies(seed=0):
     x, w = seed_data(seed)
     truth = exact_matmul(x, w)
     xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
@@ -94,10 +99,12 @@ ALTERNATIVES = [
                     "mean_abs_err": round(float(np.mean(err)), 5),
                     "weight_bytes": wbytes, "scale_bytes": sbytes})
     return out
-'''},
-    {"function": 'evaluate_precision_policies',
-     "why": 'errors as NumPy float64 scalars via np.round(v, 5) (a float subclass), otherwise standard',
-     "source": '''def evaluate_precision_policies(seed=0):
+""",
+    },
+    {
+        "function": "evaluate_precision_policies",
+        "why": "errors as NumPy float64 scalars via np.round(v, 5) (a float subclass), otherwise standard",
+        "source": """def evaluate_precision_policies(seed=0):
     x, w = seed_data(seed)
     truth = exact_matmul(x, w)
     xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
@@ -115,10 +122,12 @@ ALTERNATIVES = [
         out.append({"policy": label, "max_abs_err": np.round(d.max(), 5),
                     "mean_abs_err": np.round(d.mean(), 5), "weight_bytes": wb_, "scale_bytes": sb})
     return out
-'''},
-    {"function": 'evaluate_precision_policies',
-     "why": "terse but truthful labels ('bf16 in, f32 acc, bf16 out'), tuple-driven loop",
-     "source": '''def evaluate_precision_policies(seed=0):
+""",
+    },
+    {
+        "function": "evaluate_precision_policies",
+        "why": "terse but truthful labels ('bf16 in, f32 acc, bf16 out'), tuple-driven loop",
+        "source": """def evaluate_precision_policies(seed=0):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
     w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
@@ -138,20 +147,24 @@ ALTERNATIVES = [
                      "mean_abs_err": round(float(e.mean()), 5),
                      "weight_bytes": per_weight * 256 * 64, "scale_bytes": sbytes})
     return rows
-'''},
-    {"function": 'emulated_bf16_accumulation',
-     "why": 'NumPy: bf16 running sum (ml_dtypes), float32 outer products, Python loop over k',
-     "source": '''def emulated_bf16_accumulation(x, w):
+""",
+    },
+    {
+        "function": "emulated_bf16_accumulation",
+        "why": "NumPy: bf16 running sum (ml_dtypes), float32 outer products, Python loop over k",
+        "source": """def emulated_bf16_accumulation(x, w):
     xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
     wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
     s = np.zeros((xb.shape[0], wb.shape[1]), dtype=ml_dtypes.bfloat16)
     for k in range(xb.shape[1]):
         s = (s.astype(np.float32) + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16)
     return s.astype(np.float32)
-'''},
-    {"function": 'emulated_bf16_accumulation',
-     "why": 'jax.lax.scan over k with a bfloat16 carry, jitted, returns a jax float32 array',
-     "source": '''def emulated_bf16_accumulation(x, w):
+""",
+    },
+    {
+        "function": "emulated_bf16_accumulation",
+        "why": "jax.lax.scan over k with a bfloat16 carry, jitted, returns a jax float32 array",
+        "source": """def emulated_bf16_accumulation(x, w):
     x = jnp.asarray(x, jnp.float32).astype(jnp.bfloat16)
     w = jnp.asarray(w, jnp.float32).astype(jnp.bfloat16)
 
@@ -166,10 +179,12 @@ ALTERNATIVES = [
         return acc.astype(jnp.float32)
 
     return run(x, w)
-'''},
-    {"function": 'emulated_bf16_accumulation',
-     "why": 'adds in float64 (exact for bf16 sum + bf16 product) and rounds to bf16 once per step',
-     "source": '''def emulated_bf16_accumulation(x, w):
+""",
+    },
+    {
+        "function": "emulated_bf16_accumulation",
+        "why": "adds in float64 (exact for bf16 sum + bf16 product) and rounds to bf16 once per step",
+        "source": """def emulated_bf16_accumulation(x, w):
     bf16 = ml_dtypes.bfloat16
     xb = np.asarray(x, dtype=np.float32).astype(bf16).astype(np.float64)
     wb = np.asarray(w, dtype=np.float32).astype(bf16).astype(np.float64)
@@ -179,10 +194,12 @@ ALTERNATIVES = [
     for k in range(kdim):
         acc = (acc + xb[:, k:k + 1] * wb[k:k + 1, :]).astype(bf16).astype(np.float64)
     return acc.astype(np.float32)
-'''},
-    {"function": 'emulated_bf16_accumulation',
-     "why": 'eager jax.numpy Python loop, all products precomputed as an (M,K,N) float32 tensor',
-     "source": '''def emulated_bf16_accumulation(x, w):
+""",
+    },
+    {
+        "function": "emulated_bf16_accumulation",
+        "why": "eager jax.numpy Python loop, all products precomputed as an (M,K,N) float32 tensor",
+        "source": """def emulated_bf16_accumulation(x, w):
     xb = jnp.asarray(x).astype(jnp.bfloat16).astype(jnp.float32)
     wb = jnp.asarray(w).astype(jnp.bfloat16).astype(jnp.float32)
     products = xb[:, :, None] * wb[None, :, :]          # (M, K, N), exact in float32
@@ -190,10 +207,12 @@ ALTERNATIVES = [
     for k in range(xb.shape[1]):
         total = (total.astype(jnp.float32) + products[:, k, :]).astype(jnp.bfloat16)
     return total.astype(jnp.float32)
-'''},
-    {"function": 'accumulation_error_curve',
-     "why": 'notebook helpers seed_data / exact_matmul / emulated_bf16_accumulation, Python floats',
-     "source": '''def accumulation_error_curve(ks, seed=0):
+""",
+    },
+    {
+        "function": "accumulation_error_curve",
+        "why": "notebook helpers seed_data / exact_matmul / emulated_bf16_accumulation, Python floats",
+        "source": """def accumulation_error_curve(ks, seed=0):
     curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
     for K in ks:
         x, w = seed_data(seed, int(K))
@@ -206,10 +225,12 @@ ALTERNATIVES = [
         for key, out in (("fp32_accum", f32acc), ("bf16_output", bf16out), ("bf16_accum", bf16acc)):
             curve[key].append(float(np.max(np.abs(np.asarray(out, np.float64) - truth))))
     return curve
-'''},
-    {"function": 'accumulation_error_curve',
-     "why": 'explicit keys, jax.numpy, float32 reference at HIGHEST, list(ks) for k',
-     "source": '''def accumulation_error_curve(ks, seed=0):
+""",
+    },
+    {
+        "function": "accumulation_error_curve",
+        "why": "explicit keys, jax.numpy, float32 reference at HIGHEST, list(ks) for k",
+        "source": """def accumulation_error_curve(ks, seed=0):
     ks = list(ks)
     fp32_accum, bf16_output, bf16_accum = [], [], []
     for K in ks:
@@ -224,10 +245,12 @@ ALTERNATIVES = [
         bf16_output.append(float(jnp.max(jnp.abs(out16 - ref))))
         bf16_accum.append(float(jnp.max(jnp.abs(emu - ref))))
     return {"k": ks, "fp32_accum": fp32_accum, "bf16_output": bf16_output, "bf16_accum": bf16_accum}
-'''},
-    {"function": 'accumulation_error_curve',
-     "why": 'own inline bf16-accumulation emulation (scan, bf16 carry) instead of calling Exercise 2; NumPy float64 errors',
-     "source": '''def accumulation_error_curve(ks, seed=0):
+""",
+    },
+    {
+        "function": "accumulation_error_curve",
+        "why": "own inline bf16-accumulation emulation (scan, bf16 carry) instead of calling Exercise 2; NumPy float64 errors",
+        "source": """def accumulation_error_curve(ks, seed=0):
     def bf16_acc(x, w):
         xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
         def step(s, xw):
@@ -249,10 +272,12 @@ ALTERNATIVES = [
         for name, o in outs.items():
             result[name].append(np.abs(np.asarray(o.astype(jnp.float32), np.float64) - exact).max())
     return result
-'''},
-    {"function": 'accumulation_error_curve',
-     "why": 'NumPy on the host: bf16 inputs via ml_dtypes, float32 NumPy matmul (f32 accumulation), float64 truth',
-     "source": '''def accumulation_error_curve(ks, seed=0):
+""",
+    },
+    {
+        "function": "accumulation_error_curve",
+        "why": "NumPy on the host: bf16 inputs via ml_dtypes, float32 NumPy matmul (f32 accumulation), float64 truth",
+        "source": """def accumulation_error_curve(ks, seed=0):
     out = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
     for K in ks:
         k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -269,5 +294,6 @@ ALTERNATIVES = [
         out["bf16_output"].append(float(np.abs(bf16out - truth).max()))
         out["bf16_accum"].append(float(np.abs(emu - truth).max()))
     return out
-'''},
+""",
+    },
 ]

@@ -8,29 +8,34 @@ vectorised, other valid readings where the contract is silent. Each one must get
 
 ALTERNATIVES = [
     # ------------------------------------------------------------------ quantize_per_channel
-    {"function": "quantize_per_channel",
-     "why": "NumPy, vectorised, np.where zero-column guard, keepdims",
-     "source": '''
+    {
+        "function": "quantize_per_channel",
+        "why": "NumPy, vectorised, np.where zero-column guard, keepdims",
+        "source": """
 def quantize_per_channel(w):
     w = np.asarray(w, dtype=np.float32)
     m = np.max(np.abs(w), axis=0, keepdims=True)
     scale = np.where(m == 0, np.float32(1.0), m / np.float32(127)).astype(np.float32)
     q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_channel",
-     "why": "jax.numpy, additive guard m/127 + (m == 0), [None, :] instead of keepdims, JAX arrays out",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_channel",
+        "why": "jax.numpy, additive guard m/127 + (m == 0), [None, :] instead of keepdims, JAX arrays out",
+        "source": """
 def quantize_per_channel(w):
     w = jnp.asarray(w, jnp.float32)
     m = jnp.abs(w).max(axis=0)[None, :]
     scale = m / 127.0 + (m == 0).astype(jnp.float32)
     q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_channel",
-     "why": "loop over columns, schoolbook rounding floor(z + 0.5) (ties up; the notebook says ties are not graded)",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_channel",
+        "why": "loop over columns, schoolbook rounding floor(z + 0.5) (ties up; the notebook says ties are not graded)",
+        "source": """
 def quantize_per_channel(w):
     w = np.asarray(w)
     K, N = w.shape
@@ -44,10 +49,12 @@ def quantize_per_channel(w):
         z = (col / scale[0, j]).astype(np.float64)        # float32 quotient, rounded exactly
         q[:, j] = np.clip(np.floor(z + 0.5), -127, 127).astype(np.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_channel",
-     "why": "float64 host math: max via inf-norm, codes rint(w * 127 / max) (the exact-math quotient), float32 scale out",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_channel",
+        "why": "float64 host math: max via inf-norm, codes rint(w * 127 / max) (the exact-math quotient), float32 scale out",
+        "source": """
 def quantize_per_channel(w):
     w64 = np.asarray(w, dtype=np.float64)
     m = np.linalg.norm(w64, ord=np.inf, axis=0, keepdims=True)   # max |w| per column
@@ -55,10 +62,12 @@ def quantize_per_channel(w):
     q = np.clip(np.rint(w64 * (127.0 / safe)), -127, 127).astype(np.int8)
     scale = (safe / 127.0).astype(np.float32)
     return q, scale
-'''},
-    {"function": "quantize_per_channel",
-     "why": "jax.lax.round AWAY_FROM_ZERO (other tie rule), jnp.where(m > 0, ...) guard",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_channel",
+        "why": "jax.lax.round AWAY_FROM_ZERO (other tie rule), jnp.where(m > 0, ...) guard",
+        "source": """
 def quantize_per_channel(w):
     w = jnp.asarray(w, dtype=jnp.float32)
     m = jnp.max(jnp.abs(w), axis=0, keepdims=True)
@@ -66,48 +75,58 @@ def quantize_per_channel(w):
     z = jax.lax.round(w / scale, jax.lax.RoundingMethod.AWAY_FROM_ZERO)
     q = jnp.clip(z, -127, 127).astype(jnp.int8)
     return q, scale
-'''},
+""",
+    },
     # ------------------------------------------------------------------ quantize_per_tensor
-    {"function": "quantize_per_tensor",
-     "why": "NumPy; the scale is a np.float32 scalar (shape (), dtype float32), as np.max returns it",
-     "source": '''
+    {
+        "function": "quantize_per_tensor",
+        "why": "NumPy; the scale is a np.float32 scalar (shape (), dtype float32), as np.max returns it",
+        "source": """
 def quantize_per_tensor(w):
     w = np.asarray(w, np.float32)
     m = np.abs(w).max()
     scale = np.float32(m / np.float32(127)) if m != 0 else np.float32(1.0)
     q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_tensor",
-     "why": "jax.numpy with jnp.where guard, 0-d JAX array scale",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_tensor",
+        "why": "jax.numpy with jnp.where guard, 0-d JAX array scale",
+        "source": """
 def quantize_per_tensor(w):
     w = jnp.asarray(w, jnp.float32)
     m = jnp.max(jnp.abs(w))
     scale = jnp.where(m == 0, jnp.float32(1.0), m / 127)
     q = jnp.round(w / scale).clip(-127, 127).astype(jnp.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_tensor",
-     "why": "Python-float scale math (float64, correctly rounded to float32), 0-d np.ndarray scale",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_tensor",
+        "why": "Python-float scale math (float64, correctly rounded to float32), 0-d np.ndarray scale",
+        "source": """
 def quantize_per_tensor(w):
     w = np.asarray(w, np.float32)
     m = float(np.max(np.abs(w)))
     scale = np.array(m / 127 if m > 0 else 1.0, dtype=np.float32)
     q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
     return q, scale
-'''},
-    {"function": "quantize_per_tensor",
-     "why": "reuses quantize_per_channel on w reshaped to one column, then reshapes back",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_tensor",
+        "why": "reuses quantize_per_channel on w reshaped to one column, then reshapes back",
+        "source": """
 def quantize_per_tensor(w):
     q, s = quantize_per_channel(w.reshape(-1, 1))
     return q.reshape(w.shape), s.reshape(())
-'''},
-    {"function": "quantize_per_tensor",
-     "why": "element-by-element pure-Python loop with Python round() (half-to-even) on float64 quotients",
-     "source": '''
+""",
+    },
+    {
+        "function": "quantize_per_tensor",
+        "why": "element-by-element pure-Python loop with Python round() (half-to-even) on float64 quotients",
+        "source": """
 def quantize_per_tensor(w):
     a = np.asarray(w, np.float32)
     flat = [float(v) for v in a.ravel()]
@@ -115,44 +134,56 @@ def quantize_per_tensor(w):
     s = np.float32(m / 127) if m != 0 else np.float32(1.0)
     codes = [max(-127, min(127, round(v / float(s)))) for v in flat]
     return np.array(codes, dtype=np.int8).reshape(a.shape), np.asarray(s, dtype=np.float32)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ dequantize
-    {"function": "dequantize",
-     "why": "NumPy astype(float32) times float32 scale",
-     "source": '''
+    {
+        "function": "dequantize",
+        "why": "NumPy astype(float32) times float32 scale",
+        "source": """
 def dequantize(q, scale):
     return np.asarray(q).astype(np.float32) * np.asarray(scale, dtype=np.float32)
-'''},
-    {"function": "dequantize",
-     "why": "jax.numpy, JAX float32 result",
-     "source": '''
+""",
+    },
+    {
+        "function": "dequantize",
+        "why": "jax.numpy, JAX float32 result",
+        "source": """
 def dequantize(q, scale):
     return jnp.asarray(q, jnp.float32) * jnp.asarray(scale, jnp.float32)
-'''},
-    {"function": "dequantize",
-     "why": "product in float64 (exact: 8-bit x 24-bit), then rounded once to float32 (= the float32 product)",
-     "source": '''
+""",
+    },
+    {
+        "function": "dequantize",
+        "why": "product in float64 (exact: 8-bit x 24-bit), then rounded once to float32 (= the float32 product)",
+        "source": """
 def dequantize(q, scale):
     prod = np.asarray(q, np.float64) * np.asarray(scale, np.float64)
     return prod.astype(np.float32)
-'''},
-    {"function": "dequantize",
-     "why": "np.multiply with dtype=float32",
-     "source": '''
+""",
+    },
+    {
+        "function": "dequantize",
+        "why": "np.multiply with dtype=float32",
+        "source": """
 def dequantize(q, scale):
     return np.multiply(np.asarray(q), np.asarray(scale), dtype=np.float32)
-'''},
-    {"function": "dequantize",
-     "why": "jax.lax.convert_element_type then multiply",
-     "source": '''
+""",
+    },
+    {
+        "function": "dequantize",
+        "why": "jax.lax.convert_element_type then multiply",
+        "source": """
 def dequantize(q, scale):
     qf = jax.lax.convert_element_type(jnp.asarray(q), jnp.float32)
     return qf * jax.lax.convert_element_type(jnp.asarray(scale), jnp.float32)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ w8a8_matmul
-    {"function": "w8a8_matmul",
-     "why": "jnp.dot(int8, int8, preferred_element_type=int32), acc * s_x * s_w",
-     "source": '''
+    {
+        "function": "w8a8_matmul",
+        "why": "jnp.dot(int8, int8, preferred_element_type=int32), acc * s_x * s_w",
+        "source": """
 def w8a8_matmul(x, q_w, s_w):
     x = jnp.asarray(x, jnp.float32)
     m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
@@ -160,10 +191,12 @@ def w8a8_matmul(x, q_w, s_w):
     q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
     acc = jnp.dot(q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.int32)
     return (acc.astype(jnp.float32) * s_x * jnp.asarray(s_w, jnp.float32)).astype(jnp.float32)
-'''},
-    {"function": "w8a8_matmul",
-     "why": "NumPy: int8 codes widened to int32 and matmul'd on the host (exact int32 accumulation)",
-     "source": '''
+""",
+    },
+    {
+        "function": "w8a8_matmul",
+        "why": "NumPy: int8 codes widened to int32 and matmul'd on the host (exact int32 accumulation)",
+        "source": """
 def w8a8_matmul(x, q_w, s_w):
     x = np.asarray(x, np.float32)
     m = np.abs(x).max(axis=1, keepdims=True)
@@ -171,20 +204,24 @@ def w8a8_matmul(x, q_w, s_w):
     q_x = np.clip(np.round(x / s_x), -127, 127).astype(np.int8)
     acc = q_x.astype(np.int32) @ np.asarray(q_w).astype(np.int32)
     return acc.astype(np.float32) * s_x * np.asarray(s_w, np.float32)
-'''},
-    {"function": "w8a8_matmul",
-     "why": "reuses quantize_per_channel(x.T) for per-row scales; lax.dot_general int32; acc * (s_x * s_w)",
-     "source": '''
+""",
+    },
+    {
+        "function": "w8a8_matmul",
+        "why": "reuses quantize_per_channel(x.T) for per-row scales; lax.dot_general int32; acc * (s_x * s_w)",
+        "source": """
 def w8a8_matmul(x, q_w, s_w):
     q_xt, s_xt = quantize_per_channel(jnp.asarray(x, jnp.float32).T)
     q_x, s_x = jnp.asarray(q_xt).T, jnp.asarray(s_xt).T           # (M, K) int8, (M, 1)
     acc = jax.lax.dot_general(q_x, jnp.asarray(q_w), (((1,), (0,)), ((), ())),
                               preferred_element_type=jnp.int32)
     return acc.astype(jnp.float32) * (s_x * jnp.asarray(s_w, jnp.float32))
-'''},
-    {"function": "w8a8_matmul",
-     "why": "row loop on the host, int32 dot per row, rescale in float64 then one rounding to float32",
-     "source": '''
+""",
+    },
+    {
+        "function": "w8a8_matmul",
+        "why": "row loop on the host, int32 dot per row, rescale in float64 then one rounding to float32",
+        "source": """
 def w8a8_matmul(x, q_w, s_w):
     x = np.asarray(x, np.float32)
     qw = np.asarray(q_w).astype(np.int32)
@@ -197,10 +234,12 @@ def w8a8_matmul(x, q_w, s_w):
         acc = q.astype(np.int32) @ qw                               # exact int32
         out[i] = (acc.astype(np.float64) * np.float64(s) * sw[0]).astype(np.float32)
     return out
-'''},
-    {"function": "w8a8_matmul",
-     "why": "jnp.einsum with preferred_element_type=int32",
-     "source": '''
+""",
+    },
+    {
+        "function": "w8a8_matmul",
+        "why": "jnp.einsum with preferred_element_type=int32",
+        "source": """
 def w8a8_matmul(x, q_w, s_w):
     x = jnp.asarray(x, jnp.float32)
     m = jnp.abs(x).max(axis=-1, keepdims=True)
@@ -208,11 +247,13 @@ def w8a8_matmul(x, q_w, s_w):
     q_x = jnp.round(x / s_x).clip(-127, 127).astype(jnp.int8)
     acc = jnp.einsum("mk,kn->mn", q_x, jnp.asarray(q_w, jnp.int8), preferred_element_type=jnp.int32)
     return acc * s_x * s_w
-'''},
+""",
+    },
     # ------------------------------------------------------------------ granularity_errors
-    {"function": "granularity_errors",
-     "why": "float64 NumPy products on the host, w copied to NumPy and column 0 scaled in place",
-     "source": '''
+    {
+        "function": "granularity_errors",
+        "why": "float64 NumPy products on the host, w copied to NumPy and column 0 scaled in place",
+        "source": """
 def granularity_errors(seed=9):
     w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2)
     w[:, 0] *= np.float32(10)
@@ -224,10 +265,12 @@ def granularity_errors(seed=9):
         y = x @ np.asarray(dequantize(q, s), np.float64)
         out[name] = float(np.mean(np.abs(y - ref)))
     return out
-'''},
-    {"function": "granularity_errors",
-     "why": "jnp.dot(..., precision=HIGHEST), .at[:, 0].multiply(10), float() of a JAX scalar",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_errors",
+        "why": "jnp.dot(..., precision=HIGHEST), .at[:, 0].multiply(10), float() of a JAX scalar",
+        "source": """
 def granularity_errors(seed=9):
     w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
     w = w.at[:, 0].multiply(10.0)
@@ -239,10 +282,12 @@ def granularity_errors(seed=9):
     y_t = jnp.dot(x, jnp.asarray(dequantize(q_t, s_t)), precision=jax.lax.Precision.HIGHEST)
     return {"per_channel": float(jnp.mean(jnp.abs(y_c - ref))),
             "per_tensor": float(jnp.mean(jnp.abs(y_t - ref)))}
-'''},
-    {"function": "granularity_errors",
-     "why": "x @ w under the jax.default_matmul_precision('highest') context manager",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_errors",
+        "why": "x @ w under the jax.default_matmul_precision('highest') context manager",
+        "source": """
 def granularity_errors(seed=9):
     w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
     w = w.at[:, 0].set(w[:, 0] * 10)
@@ -254,10 +299,12 @@ def granularity_errors(seed=9):
             w_hat = jnp.asarray(dequantize(*quant(w)))
             errs[name] = float(jnp.mean(jnp.abs(x @ w_hat - ref)))
     return errs
-'''},
-    {"function": "granularity_errors",
-     "why": "jnp.matmul with precision='highest' (string form) and the error as x @ (w_hat - w) in float32",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_errors",
+        "why": "jnp.matmul with precision='highest' (string form) and the error as x @ (w_hat - w) in float32",
+        "source": """
 def granularity_errors(seed=9):
     w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
     w = w.at[:, 0].multiply(10)
@@ -267,10 +314,12 @@ def granularity_errors(seed=9):
         delta = jnp.asarray(dequantize(*quant(w))) - w          # exact: both on the same float32 grid
         res[name] = float(jnp.mean(jnp.abs(jnp.matmul(x, delta, precision="highest"))))
     return res
-'''},
-    {"function": "granularity_errors",
-     "why": "own inline per-channel / per-tensor quantization, float64 np.einsum, np.float64 values (a float subclass)",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_errors",
+        "why": "own inline per-channel / per-tensor quantization, float64 np.einsum, np.float64 values (a float subclass)",
+        "source": """
 def granularity_errors(seed=9):
     w = np.asarray(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
     w[:, 0] = w[:, 0] * np.float32(10)
@@ -285,5 +334,6 @@ def granularity_errors(seed=9):
         w_hat = np.clip(np.round(w / s), -127, 127).astype(np.int8).astype(np.float32) * s
         out[name] = np.mean(np.abs(np.einsum("mk,kn->mn", x, w_hat.astype(np.float64)) - ref))
     return out
-'''},
+""",
+    },
 ]

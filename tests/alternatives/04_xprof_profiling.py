@@ -37,7 +37,7 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     {
         "function": "capture_warmed_trace",
         "why": "os.path + time.time, decorator jit with jnp.matmul, glob(recursive) count, fresh x for the trace",
-        "source": '''
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     if trace_dir is None:
         trace_dir = os.environ.get("TPU_TRACE_DIR")
@@ -64,12 +64,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     steady_ms = 1000.0 * elapsed / steps
     count = len(glob.glob(os.path.join(trace_dir, "**", "*.xplane.pb"), recursive=True))
     return dict(warmup_ms=warmup_ms, steady_ms=steady_ms, xplane_count=count, trace_dir=trace_dir)
-''',
+""",
     },
     {
         "function": "capture_warmed_trace",
         "why": "AOT: lower().compile() timed as the warm-up (compile + first run), lax.dot, perf_counter_ns",
-        "source": '''
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     if trace_dir is not None:
         out = Path(trace_dir)
@@ -99,12 +99,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         n += sum(1 for f in files if f.endswith(".xplane.pb"))
     return {"warmup_ms": warmup_ms, "steady_ms": (t1 - t0) / 1e6 / steps,
             "xplane_count": n, "trace_dir": str(out)}
-''',
+""",
     },
     {
         "function": "capture_warmed_trace",
         "why": "names each traced step with StepTraceAnnotation, env var read via os.getenv, float() casts",
-        "source": '''
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     trace_dir = trace_dir or os.getenv("TPU_TRACE_DIR") or tempfile.mkdtemp(prefix="cwt-")
     trace_dir = os.path.abspath(str(trace_dir))
@@ -125,7 +125,7 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     files = [p for p in Path(trace_dir).rglob("*") if p.name.endswith(".xplane.pb")]
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": len(files),
             "trace_dir": trace_dir}
-''',
+""",
     },
     # ------------------------------------------------------------------ xplane_path
     {
@@ -143,19 +143,19 @@ def xplane_path(trace_dir):
     {
         "function": "xplane_path",
         "why": "glob.glob(recursive=True) + os.path.getmtime, returns str",
-        "source": '''
+        "source": """
 def xplane_path(trace_dir):
     pattern = os.path.join(os.fspath(trace_dir), "**", "*.xplane.pb")
     found = glob.glob(pattern, recursive=True)
     if len(found) == 0:
         raise FileNotFoundError("no *.xplane.pb below " + str(trace_dir) + ": did the trace run?")
     return max(found, key=os.path.getmtime)
-''',
+""",
     },
     {
         "function": "xplane_path",
         "why": "os.walk loop keeping the newest by st_mtime_ns",
-        "source": '''
+        "source": """
 def xplane_path(trace_dir):
     best, best_t = None, None
     for root, dirs, files in os.walk(trace_dir):
@@ -168,12 +168,12 @@ def xplane_path(trace_dir):
     if best is None:
         raise FileNotFoundError(f"No .xplane.pb file found anywhere below {trace_dir!s}")
     return Path(best)
-''',
+""",
     },
     {
         "function": "xplane_path",
         "why": "sorted by mtime, take the last; message via repr of the directory",
-        "source": '''
+        "source": """
 def xplane_path(trace_dir):
     root = Path(trace_dir)
     candidates = sorted((p for p in root.glob("**/*.xplane.pb") if p.is_file()),
@@ -181,13 +181,13 @@ def xplane_path(trace_dir):
     if not candidates:
         raise FileNotFoundError(f"no *.xplane.pb below {str(root)}: did the trace run?")
     return candidates[-1]
-''',
+""",
     },
     # ------------------------------------------------------------------ count_events
     {
         "function": "count_events",
         "why": "nested loops over planes/lines/events with jax.profiler.ProfileData",
-        "source": '''
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     n = 0
@@ -197,22 +197,22 @@ def count_events(xplane_file, name_substring):
                 if name_substring in ev.name:
                     n += 1
     return n
-''',
+""",
     },
     {
         "function": "count_events",
         "why": "one sum() generator, str.find",
-        "source": '''
+        "source": """
 def count_events(xplane_file, name_substring):
     planes = ProfileData.from_file(os.fspath(xplane_file)).planes
     return sum(1 for p in planes for l in p.lines for e in l.events
                if e.name.find(name_substring) != -1)
-''',
+""",
     },
     {
         "function": "count_events",
         "why": "reads the xplane with the xprof package's ProfileData",
-        "source": '''
+        "source": """
 def count_events(xplane_file, name_substring):
     from xprof.profile_data import ProfileData as XProfData
     data = XProfData.from_file(str(xplane_file))
@@ -221,12 +221,12 @@ def count_events(xplane_file, name_substring):
         for line in plane.lines:
             total += sum(name_substring in ev.name for ev in line.events)
     return int(total)
-''',
+""",
     },
     {
         "function": "count_events",
         "why": "Counter of event names, then add the counts of matching names",
-        "source": '''
+        "source": """
 def count_events(xplane_file, name_substring):
     from collections import Counter
     names = Counter(ev.name
@@ -234,13 +234,13 @@ def count_events(xplane_file, name_substring):
                     for line in plane.lines
                     for ev in line.events)
     return sum(c for name, c in names.items() if name_substring in name)
-''',
+""",
     },
     # ------------------------------------------------------------------ step_times_ms
     {
         "function": "step_times_ms",
         "why": "collect (step_num, duration) on /host: planes, sort by step_num",
-        "source": '''
+        "source": """
 def step_times_ms(xplane_file, step_name):
     data = ProfileData.from_file(str(xplane_file))
     found = []
@@ -256,12 +256,12 @@ def step_times_ms(xplane_file, step_name):
                     found.append((int(stats["step_num"]), ev.duration_ns / 1e6))
     found.sort(key=lambda t: t[0])
     return [ms for _, ms in found]
-''',
+""",
     },
     {
         "function": "step_times_ms",
         "why": "end_ns - start_ns, numpy argsort on the step numbers, returns python floats",
-        "source": '''
+        "source": """
 def step_times_ms(xplane_file, step_name):
     nums, durs = [], []
     for plane in ProfileData.from_file(str(xplane_file)).planes:
@@ -275,12 +275,12 @@ def step_times_ms(xplane_file, step_name):
                             durs.append((ev.end_ns - ev.start_ns) * 1e-6)
     order = np.argsort(np.asarray(nums, dtype=np.int64), kind="stable")
     return [float(durs[i]) for i in order]
-''',
+""",
     },
     {
         "function": "step_times_ms",
         "why": "xprof package reader (stat values are strings: converted with int())",
-        "source": '''
+        "source": """
 def step_times_ms(xplane_file, step_name):
     from xprof.profile_data import ProfileData as XProfData
     steps = []
@@ -294,12 +294,12 @@ def step_times_ms(xplane_file, step_name):
                     if "step_num" in st:
                         steps.append((int(st["step_num"]), ev.duration_ns / 1_000_000))
     return [d for _, d in sorted(steps, key=lambda s: s[0])]
-''',
+""",
     },
     {
         "function": "step_times_ms",
         "why": "also requires the _r == 1 marker the notebook says a StepTraceAnnotation carries",
-        "source": '''
+        "source": """
 def step_times_ms(xplane_file, step_name):
     out = []
     for plane in ProfileData.from_file(str(xplane_file)).planes:
@@ -312,13 +312,13 @@ def step_times_ms(xplane_file, step_name):
                     out.append((st["step_num"], ev.duration_ns))
     out.sort()
     return [ns / 1e6 for _, ns in out]
-''',
+""",
     },
     # ------------------------------------------------------------------ top_ops
     {
         "function": "top_ops",
         "why": "reference style: per plane op events, device planes first, defaultdict, sorted",
-        "source": '''
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
 
@@ -346,12 +346,12 @@ def top_ops(xplane_file, k=5):
     for name, ns in events:
         totals[name] += ns / 1e3
     return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]
-''',
+""",
     },
     {
         "function": "top_ops",
         "why": "Counter.most_common, end_ns - start_ns, fallback = every non-device plane",
-        "source": '''
+        "source": """
 def top_ops(xplane_file, k=5):
     from collections import Counter
     planes = list(ProfileData.from_file(str(xplane_file)).planes)
@@ -382,12 +382,12 @@ def top_ops(xplane_file, k=5):
             if not p.name.startswith("/device:"):
                 dev.update(totals_of(p))
     return [(name, float(us)) for name, us in dev.most_common(k)]
-''',
+""",
     },
     {
         "function": "top_ops",
         "why": "heapq.nlargest, ties broken by op name (contract silent on ties), numpy sum per op",
-        "source": '''
+        "source": """
 def top_ops(xplane_file, k=5):
     import heapq
     data = ProfileData.from_file(str(xplane_file))
@@ -414,12 +414,12 @@ def top_ops(xplane_file, k=5):
     totals = [(op, float(np.sum(np.asarray(lst, dtype=np.float64))) / 1000.0)
               for op, lst in merged.items()]
     return heapq.nlargest(k, sorted(totals), key=lambda t: t[1]) if k > 0 else []
-''',
+""",
     },
     {
         "function": "top_ops",
         "why": "reads the xplane through XProf's trace_viewer converter (xprof package), same rules on its JSON",
-        "source": '''
+        "source": """
 def top_ops(xplane_file, k=5):
     from xprof.convert import raw_to_tool_data
     raw, _ = raw_to_tool_data.xspace_to_tool_data([str(xplane_file)], "trace_viewer", {})
@@ -450,6 +450,6 @@ def top_ops(xplane_file, k=5):
         for op, us in per_proc[pid].items():
             totals[op] += us
     return sorted(totals.items(), key=lambda t: -t[1])[:k]
-''',
+""",
     },
 ]

@@ -11,7 +11,7 @@ ALTERNATIVES = [
     {
         "function": "benchmark",
         "why": "plain loops, statistics.median / min over a list of perf_counter deltas",
-        "source": '''
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     import statistics
     for _ in range(warmup):
@@ -23,12 +23,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         jax.block_until_ready(out)
         times.append((time.perf_counter() - t0) * 1000.0)
     return {"median_ms": float(statistics.median(times)), "min_ms": float(min(times))}
-''',
+""",
     },
     {
         "function": "benchmark",
         "why": "numpy array of seconds, np.median / np.min, converted to ms and Python float at the end",
-        "source": '''
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -39,12 +39,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         secs[i] = time.perf_counter() - start
     ms = secs * 1e3
     return {"median_ms": float(np.median(ms)), "min_ms": float(ms.min())}
-''',
+""",
     },
     {
         "function": "benchmark",
         "why": "one helper doing call+sync; median by hand from the sorted list (mean of the two middle ones for even iters); extra key",
-        "source": '''
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     def run_once():
         return jax.block_until_ready(fn(*args))
@@ -61,12 +61,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
     mid = len(s) // 2
     median = s[mid] if len(s) % 2 else 0.5 * (s[mid - 1] + s[mid])
     return {"median_ms": median, "min_ms": s[0], "times_ms": samples}
-''',
+""",
     },
     {
         "function": "benchmark",
         "why": "list comprehensions, np.percentile(50) for the median, returns np.float64 (a subclass of Python float)",
-        "source": '''
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     [jax.block_until_ready(fn(*args)) for _ in range(warmup)]
 
@@ -77,13 +77,13 @@ def benchmark(fn, *args, warmup=2, iters=10):
 
     ts = np.array([timed() for _ in range(iters)])
     return dict(median_ms=np.float64(np.percentile(ts, 50)), min_ms=np.float64(np.min(ts)))
-''',
+""",
     },
     # ------------------------------------------------------------------ policy_table
     {
         "function": "policy_table",
         "why": "float64 NumPy reference, jnp.dot with preferred_element_type, toolbox quantizer and w8a8_matmul, bytes from formula",
-        "source": '''
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
@@ -116,12 +116,12 @@ def policy_table(seed=0, m=256, k=1024, n=256):
             "median_ms": benchmark(f, *args)["median_ms"],
         })
     return rows
-''',
+""",
     },
     {
         "function": "policy_table",
         "why": "f32 HIGHEST jnp reference (explicitly accepted), own per-column quantizer, lax.dot_general, bytes from .nbytes",
-        "source": '''
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     key = jax.random.PRNGKey(seed)
     k1, k2 = jax.random.split(key)
@@ -171,12 +171,12 @@ def policy_table(seed=0, m=256, k=1024, n=256):
                           weight_bytes=int(sum(a.nbytes for a in stored)),
                           median_ms=float(benchmark(f, *args)["median_ms"])))
     return table
-''',
+""",
     },
     {
         "function": "policy_table",
         "why": "dict of policies, jnp.einsum with preferred_element_type, int8 fed straight into the bf16 dot (promotes to bf16), float64 numpy reference via np.matmul",
-        "source": '''
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), jnp.float32)
@@ -208,12 +208,12 @@ def policy_table(seed=0, m=256, k=1024, n=256):
                          "weight_bytes": int(nbytes),
                          "median_ms": benchmark(f, *args, warmup=3, iters=15)["median_ms"]})
     return out_rows
-''',
+""",
     },
     {
         "function": "policy_table",
         "why": "x @ w written with lax.dot + Precision.HIGHEST; int8_weight_only rescales inside the dot input order (x_bf16 @ q) * s via broadcasting; math.fsum-free float64 reference with np.dot",
-        "source": '''
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, shape=(m, k))
@@ -249,13 +249,13 @@ def policy_table(seed=0, m=256, k=1024, n=256):
                    "weight_bytes": int(q_w.nbytes + s_w.nbytes),
                    "median_ms": benchmark(w8, x, q_w, s_w)["median_ms"]})
     return result
-''',
+""",
     },
     # ------------------------------------------------------------------ train_linear_regression
     {
         "function": "train_linear_regression",
         "why": "straightforward Python loop, jnp ops eagerly, residual cast to bf16 for the gradient dot",
-        "source": '''
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n, d = X.shape
@@ -284,12 +284,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         else:
             w = w - lr * grad
     return losses
-''',
+""",
     },
     {
         "function": "train_linear_regression",
         "why": "jitted step per policy, residual kept in float32 (explicitly accepted), w.astype(bf16) of the master",
-        "source": '''
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     if policy not in ("fp32", "bf16_params", "bf16_master_fp32"):
         raise ValueError(f"unknown policy {policy!r}")
@@ -317,12 +317,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         w, loss = step(w)
         losses.append(float(loss))
     return losses
-''',
+""",
     },
     {
         "function": "train_linear_regression",
         "why": "whole run in one jax.lax.scan (jitted), losses converted with .tolist() into Python floats",
-        "source": '''
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n, d = X.shape
@@ -348,12 +348,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     run = jax.jit(lambda w0: jax.lax.scan(body, w0, None, length=steps))
     _, losses = run(jnp.zeros((d,), store))
     return [float(v) for v in np.asarray(losses).tolist()]
-''',
+""",
     },
     {
         "function": "train_linear_regression",
         "why": "NumPy on the host: bf16 rounding via astype(jnp.bfloat16) on numpy arrays, f32 matmul of bf16-exact values (= bf16 inputs, f32 accumulation)",
-        "source": '''
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     X = np.asarray(X, np.float32)
@@ -384,12 +384,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         if policy == "bf16_params":
             w = to_bf16(w)
     return losses
-''',
+""",
     },
     {
         "function": "train_linear_regression",
         "why": "bf16_params read literally as 'updated in bf16': the update lr*grad is cast to bf16 and subtracted in bf16 arithmetic",
-        "source": '''
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n = X.shape[0]
@@ -410,6 +410,6 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         else:
             w = w - lr * grad
     return out
-''',
+""",
     },
 ]

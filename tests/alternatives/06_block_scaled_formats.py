@@ -7,9 +7,10 @@ silent. Each one must get full marks (tests/test_notebooks.py).
 
 ALTERNATIVES = [
     # ------------------------------------------------------------------ mx_quantize
-    {"function": "mx_quantize",
-     "why": "jax.numpy: jnp.frexp for the exponent, jnp.ldexp to scale, e8m0 scales bitcast from uint8",
-     "source": '''
+    {
+        "function": "mx_quantize",
+        "why": "jax.numpy: jnp.frexp for the exponent, jnp.ldexp to scale, e8m0 scales bitcast from uint8",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = jnp.dtype(getattr(jnp, elem))
     x = jnp.asarray(x, jnp.float32)
@@ -24,10 +25,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = jnp.where(ok[..., None], q, 0.0).astype(dt).reshape(x.shape)
     bits = jnp.where(ok, shared + 127, 255).astype(jnp.uint8)
     return q, jax.lax.bitcast_convert_type(bits, jnp.float8_e8m0fnu)
-'''},
-    {"function": "mx_quantize",
-     "why": "Python loop over blocks with math.frexp / math.ldexp, scale cast from an exact power of two",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "Python loop over blocks with math.frexp / math.ldexp, scale cast from an exact power of two",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     import math
     dt = getattr(ml_dtypes, elem)
@@ -53,40 +56,48 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
                 q[r, b * block + i] = min(top, max(-top, math.ldexp(t, -e)))
     return (q.astype(dt).reshape(x.shape),
             s.astype(ml_dtypes.float8_e8m0fnu).reshape(x.shape[:-1] + (nb,)))
-'''},
+""",
+    },
     # ------------------------------------------------------------------ mx_dequantize
-    {"function": "mx_dequantize",
-     "why": "jax.numpy: exponent read from the e8m0 bits, jnp.ldexp, NaN for code 255",
-     "source": '''
+    {
+        "function": "mx_dequantize",
+        "why": "jax.numpy: exponent read from the e8m0 bits, jnp.ldexp, NaN for code 255",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     bits = jax.lax.bitcast_convert_type(jnp.asarray(scales), jnp.uint8).astype(jnp.int32)
     bits = jnp.repeat(bits, block, axis=-1)
     e = jnp.asarray(elements).astype(jnp.float32)
     return jnp.where(bits == 255, jnp.nan, jnp.ldexp(e, bits - 127))
-'''},
-    {"function": "mx_dequantize",
-     "why": "NumPy, reshape into blocks and broadcast the scales (no repeat)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "NumPy, reshape into blocks and broadcast the scales (no repeat)",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     e = np.asarray(elements).astype(np.float32)
     s = np.asarray(scales).astype(np.float32)
     out = e.reshape(e.shape[:-1] + (e.shape[-1] // block, block)) * s[..., None]
     return out.reshape(e.shape)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ mx_matmul
-    {"function": "mx_matmul",
-     "why": "jnp.einsum over the decoded operands in float32 at DEFAULT precision (decoded MX values are bf16-exact)",
-     "source": '''
+    {
+        "function": "mx_matmul",
+        "why": "jnp.einsum over the decoded operands in float32 at DEFAULT precision (decoded MX values are bf16-exact)",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qx, sx = mx_quantize(x, elem=elem, block=block)
     qw, sw = mx_quantize(jnp.asarray(w).T, elem=elem, block=block)
     a = jnp.asarray(mx_dequantize(qx, sx, block=block), jnp.float32)
     b = jnp.asarray(mx_dequantize(qw, sw, block=block), jnp.float32)
     return jnp.einsum("mk,nk->mn", a, b, preferred_element_type=jnp.float32)
-'''},
-    {"function": "mx_matmul",
-     "why": "block by block: element products in float32 per block, then scaled by both block scales and summed",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_matmul",
+        "why": "block by block: element products in float32 per block, then scaled by both block scales and summed",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qx, sx = mx_quantize(np.asarray(x, np.float32), elem=elem, block=block)
     qw, sw = mx_quantize(np.asarray(w, np.float32).T, elem=elem, block=block)
@@ -99,11 +110,13 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
         part = ex[:, b * block:(b + 1) * block] @ ew[:, b * block:(b + 1) * block].T
         out += part * fx[:, b:b + 1] * fw[:, b][None, :]
     return out
-'''},
+""",
+    },
     # ------------------------------------------------------------------ granularity_sweep
-    {"function": "granularity_sweep",
-     "why": "jax.numpy at Precision.HIGHEST throughout, errors as Python floats",
-     "source": '''
+    {
+        "function": "granularity_sweep",
+        "why": "jax.numpy at Precision.HIGHEST throughout, errors as Python floats",
+        "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     hi = jax.lax.Precision.HIGHEST
     w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
@@ -126,11 +139,13 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
             q, s = mx_quantize(w.T, elem=el, block=b)
             res[key].append(err(jnp.asarray(mx_dequantize(q, s, block=b)).T))
     return res
-'''},
+""",
+    },
     # ------------------------------------------------------------------ nvfp4_quantize
-    {"function": "nvfp4_quantize",
-     "why": "reciprocal scaling x * (1 / (s * t)) and max|x| / 2688, in jax.numpy",
-     "source": '''
+    {
+        "function": "nvfp4_quantize",
+        "why": "reciprocal scaling x * (1 / (s * t)) and max|x| / 2688, in jax.numpy",
+        "source": """
 def nvfp4_quantize(x):
     x = jnp.asarray(x, jnp.float32)
     xb = x.reshape(x.shape[:-1] + (x.shape[-1] // 16, 16))
@@ -141,10 +156,12 @@ def nvfp4_quantize(x):
     inv = jnp.where(d > 0, 1.0 / jnp.where(d > 0, d, 1.0), 0.0)
     q = jnp.clip(xb * inv[..., None], -6.0, 6.0).astype(jnp.float4_e2m1fn).reshape(x.shape)
     return q, s, t
-'''},
-    {"function": "nvfp4_quantize",
-     "why": "float64 host arithmetic: block scale amax * 448 / max|x|, quotient x / s / t",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "float64 host arithmetic: block scale amax * 448 / max|x|, quotient x / s / t",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, dtype=np.float32)
     x64 = x.astype(np.float64)
@@ -158,19 +175,24 @@ def nvfp4_quantize(x):
         z = np.where(sv > 0, blocks / sv / float(t), 0.0)
     q = np.clip(z, -6, 6).astype(np.float32).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape)
     return q, s, t
-'''},
+""",
+    },
     # ------------------------------------------------------------------ nvfp4_dequantize
-    {"function": "nvfp4_dequantize",
-     "why": "jax.numpy, element * (block scale * tensor scale), broadcast over reshaped blocks",
-     "source": '''
+    {
+        "function": "nvfp4_dequantize",
+        "why": "jax.numpy, element * (block scale * tensor scale), broadcast over reshaped blocks",
+        "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
     e = jnp.asarray(elements).astype(jnp.float32)
     d = jnp.asarray(block_scales).astype(jnp.float32) * jnp.float32(tensor_scale)
     return (e.reshape(e.shape[:-1] + (-1, 16)) * d[..., None]).reshape(e.shape)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ more readings
-    {"function": "mx_quantize", "why": "float64 log2 + exp2 scale, nan_to_num, cast via float64 quotient",
-     "source": '''
+    {
+        "function": "mx_quantize",
+        "why": "float64 log2 + exp2 scale, nan_to_num, cast via float64 quotient",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -188,9 +210,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
         q = np.clip(np.nan_to_num(xb / scale[..., None]), -top, top)
     s = np.where(bad, np.nan, scale).astype(np.float32).astype(ml_dtypes.float8_e8m0fnu)
     return q.astype(dt).reshape(x.shape), s
-'''},
-    {"function": "mx_quantize", "why": "cast first, then replace overflow (NaN/inf) by +-max",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "cast first, then replace overflow (NaN/inf) by +-max",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -207,21 +232,30 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.where(np.isfinite(q), q, np.sign(z) * top).astype(dt)
     s = np.where(ok, np.ldexp(np.float32(1), sh), np.nan).astype(np.float32)
     return q.reshape(x.shape), s.astype(ml_dtypes.float8_e8m0fnu)
-'''},
-    {"function": "mx_dequantize", "why": "jnp, naive astype(float32) * repeat",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "jnp, naive astype(float32) * repeat",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(jnp.asarray(scales).astype(jnp.float32), block, axis=-1)
-'''},
-    {"function": "nvfp4_dequantize", "why": "float64 then float32",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_dequantize",
+        "why": "float64 then float32",
+        "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
     e = np.asarray(elements).astype(np.float64)
     s = np.repeat(np.asarray(block_scales).astype(np.float64), 16, axis=-1)
     return (e * s * float(tensor_scale)).astype(np.float32)
-'''},
-    {"function": "nvfp4_quantize", "why": "amax / 448 / 6 in float32 (two roundings), x / s / t",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "amax / 448 / 6 in float32 (two roundings), x / s / t",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     amax = np.abs(x).max()
@@ -232,5 +266,6 @@ def nvfp4_quantize(x):
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(sf > 0, xb / sf / t, 0)
     return np.clip(z, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.float32(t)
-'''},
+""",
+    },
 ]

@@ -2,8 +2,10 @@
 
 MUTANTS = [
     # ---------------------------------------------------------------- format_table
-    {"function": "format_table", "why": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
-     "source": '''
+    {
+        "function": "format_table",
+        "why": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
+        "source": """
 def format_table():
     rows = []
     for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
@@ -12,9 +14,12 @@ def format_table():
                      "mantissa_bits": int(fi.nmant) + 1, "eps": float(fi.eps), "max": float(fi.max),
                      "smallest_normal": float(fi.smallest_normal)})
     return rows
-'''},
-    {"function": "format_table", "why": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
-     "source": '''
+""",
+    },
+    {
+        "function": "format_table",
+        "why": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
+        "source": """
 def format_table():
     rows = []
     for name, t in (("float32", np.float32), ("bfloat16", ml_dtypes.bfloat16), ("float16", np.float16),
@@ -24,9 +29,12 @@ def format_table():
                      "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
                      "smallest_normal": float(fi.smallest_normal)})
     return rows
-'''},
-    {"function": "format_table", "why": "smallest_normal taken as the smallest subnormal",
-     "source": '''
+""",
+    },
+    {
+        "function": "format_table",
+        "why": "smallest_normal taken as the smallest subnormal",
+        "source": """
 def format_table():
     rows = []
     for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
@@ -35,9 +43,12 @@ def format_table():
                      "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
                      "smallest_normal": float(fi.smallest_subnormal)})
     return rows
-'''},
-    {"function": "format_table", "why": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
-     "source": '''
+""",
+    },
+    {
+        "function": "format_table",
+        "why": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
+        "source": """
 def format_table():
     rows = []
     for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
@@ -46,9 +57,12 @@ def format_table():
                      "mantissa_bits": int(fi.nmant), "eps": float(fi.eps), "max": float(fi.max),
                      "smallest_normal": float(fi.smallest_normal)})
     return rows
-'''},
-    {"function": "format_table", "why": "eps taken as the unit roundoff eps/2",
-     "source": '''
+""",
+    },
+    {
+        "function": "format_table",
+        "why": "eps taken as the unit roundoff eps/2",
+        "source": """
 def format_table():
     rows = []
     for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
@@ -57,53 +71,74 @@ def format_table():
                      "mantissa_bits": int(fi.nmant), "eps": 2.0 ** -(int(fi.nmant) + 1), "max": float(fi.max),
                      "smallest_normal": float(fi.smallest_normal)})
     return rows
-'''},
+""",
+    },
     # ---------------------------------------------------------------- bf16_round
-    {"function": "bf16_round", "why": "rounds to float16 instead of bfloat16",
-     "source": '''
+    {
+        "function": "bf16_round",
+        "why": "rounds to float16 instead of bfloat16",
+        "source": """
 def bf16_round(x):
     return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "truncation (clears the low 16 bits) instead of round to nearest even",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "truncation (clears the low 16 bits) instead of round to nearest even",
+        "source": """
 def bf16_round(x):
     u = np.asarray(x, dtype=np.float32).view(np.uint32)
     return (u & np.uint32(0xFFFF0000)).view(np.float32)
-'''},
-    {"function": "bf16_round", "why": "ties rounded away from zero (adds 0x8000), NaN handled",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "ties rounded away from zero (adds 0x8000), NaN handled",
+        "source": """
 def bf16_round(x):
     x = np.asarray(x, dtype=np.float32)
     u = x.view(np.uint32)
     r = ((u + np.uint32(0x8000)) & np.uint32(0xFFFF0000)).view(np.float32)
     return np.where(np.isnan(x), np.float32(np.nan), r).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "RNE without NaN handling: low-payload NaNs become inf",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "RNE without NaN handling: low-payload NaNs become inf",
+        "source": """
 def bf16_round(x):
     u = np.asarray(x, dtype=np.float32).view(np.uint32)
     lsb = (u >> np.uint32(16)) & np.uint32(1)
     return ((u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
-'''},
-    {"function": "bf16_round", "why": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
+        "source": """
 def bf16_round(x):
     u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
     lsb = (u >> 16) & 1
     r = (((u + 0x7FFF + lsb) & 0xFFFF0000) % 2**32).astype(np.uint32).view(np.float32)
     return np.where(np.isnan(r), np.float32(np.nan), r).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
+        "source": """
 def bf16_round(x):
     x = np.asarray(x, dtype=np.float32)
     u = x.view(np.uint32)
     bit = (u >> np.uint32(15)) & np.uint32(1)
     r = ((u + np.uint32(0x7FFF) + bit) & np.uint32(0xFFFF0000)).view(np.float32)
     return np.where(np.isnan(x), x, r).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "flushes subnormals to zero (what TPU hardware does, not the contract)",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "flushes subnormals to zero (what TPU hardware does, not the contract)",
+        "source": """
 def bf16_round(x):
     x = np.asarray(x, dtype=np.float32)
     u = x.view(np.uint32)
@@ -111,9 +146,12 @@ def bf16_round(x):
     lsb = (u >> np.uint32(16)) & np.uint32(1)
     r = ((u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
     return np.where(np.isnan(x), x, r).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "saturates overflow to the largest bfloat16 instead of inf",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "saturates overflow to the largest bfloat16 instead of inf",
+        "source": """
 def bf16_round(x):
     x = np.asarray(x, dtype=np.float32)
     u = x.view(np.uint32)
@@ -122,70 +160,94 @@ def bf16_round(x):
     big = np.float32(3.3895313892515355e38)
     r = np.where(np.isinf(r) & np.isfinite(x), np.copysign(big, x), r)
     return np.where(np.isnan(x), x, r).astype(np.float32)
-'''},
-    {"function": "bf16_round", "why": "rounds in place: modifies the caller's array",
-     "source": '''
+""",
+    },
+    {
+        "function": "bf16_round",
+        "why": "rounds in place: modifies the caller's array",
+        "source": """
 def bf16_round(x):
     u = x.view(np.uint32)
     nan = np.isnan(x)
     lsb = (u >> np.uint32(16)) & np.uint32(1)
     u[~nan] = (u[~nan] + np.uint32(0x7FFF) + lsb[~nan]) & np.uint32(0xFFFF0000)
     return x
-'''},
+""",
+    },
     # ---------------------------------------------------------------- sequential_sum
-    {"function": "sequential_sum", "why": "accumulates in float64 and rounds once at the end",
-     "source": '''
+    {
+        "function": "sequential_sum",
+        "why": "accumulates in float64 and rounds once at the end",
+        "source": """
 def sequential_sum(values, dtype):
     v = np.asarray(values).astype(dtype).astype(np.float64)
     total = 0.0
     for item in v:
         total += item
     return float(np.float64(total).astype(dtype))
-'''},
-    {"function": "sequential_sum", "why": "accumulates in float32 and rounds once at the end (what the MXU does)",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "accumulates in float32 and rounds once at the end (what the MXU does)",
+        "source": """
 def sequential_sum(values, dtype):
     v = np.asarray(values).astype(dtype).astype(np.float32)
     total = np.float32(0)
     for item in v:
         total = np.float32(total + item)
     return float(np.asarray(total).astype(dtype))
-'''},
-    {"function": "sequential_sum", "why": "sums right to left",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "sums right to left",
+        "source": """
 def sequential_sum(values, dtype):
     scalar = np.dtype(dtype).type
     total = scalar(0)
     for item in np.asarray(values).astype(dtype)[::-1]:
         total = scalar(total + item)
     return float(total)
-'''},
-    {"function": "sequential_sum", "why": "does not convert the values first (rounds only the running sum)",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "does not convert the values first (rounds only the running sum)",
+        "source": """
 def sequential_sum(values, dtype):
     scalar = np.dtype(dtype).type
     total = 0.0
     for item in np.asarray(values, dtype=np.float64):
         total = float(scalar(total + item))
     return float(total)
-'''},
-    {"function": "sequential_sum", "why": "np.sum in dtype (pairwise with float32 partials for float16)",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "np.sum in dtype (pairwise with float32 partials for float16)",
+        "source": """
 def sequential_sum(values, dtype):
     return float(np.sum(np.asarray(values).astype(dtype)))
-'''},
-    {"function": "sequential_sum", "why": "returns a NumPy scalar of dtype, not a Python float",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "returns a NumPy scalar of dtype, not a Python float",
+        "source": """
 def sequential_sum(values, dtype):
     scalar = np.dtype(dtype).type
     total = scalar(0)
     for item in np.asarray(values).astype(dtype):
         total = scalar(total + item)
     return total
-'''},
+""",
+    },
     # ---------------------------------------------------------------- pairwise_sum
-    {"function": "pairwise_sum", "why": "splits at (n + 1) // 2",
-     "source": '''
+    {
+        "function": "pairwise_sum",
+        "why": "splits at (n + 1) // 2",
+        "source": """
 def pairwise_sum(values, dtype):
     scalar = np.dtype(dtype).type
     v = np.asarray(values).astype(dtype)
@@ -197,9 +259,12 @@ def pairwise_sum(values, dtype):
             return w[0]
         return scalar(rec(w[: (n + 1) // 2]) + rec(w[(n + 1) // 2:]))
     return float(rec(v))
-'''},
-    {"function": "pairwise_sum", "why": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
+        "source": """
 def pairwise_sum(values, dtype):
     scalar = np.dtype(dtype).type
     level = list(np.asarray(values).astype(dtype))
@@ -211,9 +276,12 @@ def pairwise_sum(values, dtype):
             nxt.append(level[-1])
         level = nxt
     return float(level[0])
-'''},
-    {"function": "pairwise_sum", "why": "recursion in float64, rounded to dtype only at the end",
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "recursion in float64, rounded to dtype only at the end",
+        "source": """
 def pairwise_sum(values, dtype):
     v = np.asarray(values).astype(dtype).astype(np.float64)
     def rec(w):
@@ -224,9 +292,12 @@ def pairwise_sum(values, dtype):
             return float(w[0])
         return rec(w[: n // 2]) + rec(w[n // 2:])
     return float(np.float64(rec(v)).astype(dtype))
-'''},
-    {"function": "pairwise_sum", "why": "does not convert the values first (only sums are rounded)",
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "does not convert the values first (only sums are rounded)",
+        "source": """
 def pairwise_sum(values, dtype):
     scalar = np.dtype(dtype).type
     v = np.asarray(values, dtype=np.float64)
@@ -238,9 +309,12 @@ def pairwise_sum(values, dtype):
             return float(w[0])
         return float(scalar(rec(w[: n // 2]) + rec(w[n // 2:])))
     return float(rec(v))
-'''},
-    {"function": "pairwise_sum", "why": "a single value is returned unconverted",
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "a single value is returned unconverted",
+        "source": """
 def pairwise_sum(values, dtype):
     scalar = np.dtype(dtype).type
     if len(values) == 1:
@@ -254,11 +328,13 @@ def pairwise_sum(values, dtype):
             return w[0]
         return scalar(rec(w[: n // 2]) + rec(w[n // 2:]))
     return float(rec(v))
-'''},
-
+""",
+    },
     # ------------------------------------------ found by independent reviewers (session 2)
-    {"function": 'bf16_round', "why": 'returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)',
-     "source": '''
+    {
+        "function": "bf16_round",
+        "why": "returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)",
+        "source": """
 def bf16_round(x):
     u = x.view(np.uint32)
     nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
@@ -266,18 +342,24 @@ def bf16_round(x):
     lsb = (u >> np.uint32(16)) & np.uint32(1)
     out = (u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)
     return out.view(np.float32)
-'''},
-    {"function": 'sequential_sum', "why": 'converts the values via float32 (double rounding of float64 inputs)',
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "converts the values via float32 (double rounding of float64 inputs)",
+        "source": """
 def sequential_sum(values, dtype):
     t = np.dtype(dtype).type
     s = t(0)
     for v in np.asarray(values, dtype=np.float32).astype(np.dtype(dtype)):
         s = t(s + v)
     return float(s)
-'''},
-    {"function": 'sequential_sum', "why": 'starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0',
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0",
+        "source": """
 def sequential_sum(values, dtype):
     t = np.dtype(dtype).type
     v = np.asarray(values, dtype=np.dtype(dtype)).ravel()
@@ -287,9 +369,12 @@ def sequential_sum(values, dtype):
     for x in v[1:]:
         s = t(s + x)
     return float(s)
-'''},
-    {"function": 'pairwise_sum', "why": 'converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs',
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs",
+        "source": """
 def pairwise_sum(values, dtype):
     dt = np.dtype(dtype)
     v = np.asarray(jnp.array(values, dtype=jnp.float32)).astype(dt) if len(values) else np.zeros(0, dt)
@@ -303,11 +388,13 @@ def pairwise_sum(values, dtype):
         return dt.type(rec(a[:n // 2]) + rec(a[n // 2:]))
 
     return float(rec(v))
-'''},
-
+""",
+    },
     # ------------------------------------------ found by a second round of reviewers (session 2)
-    {"function": 'sequential_sum', "why": 'converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values',
-     "source": '''
+    {
+        "function": "sequential_sum",
+        "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
+        "source": """
 def sequential_sum(values, dtype):
     dt = np.dtype(dtype)
     v = np.asarray(values, dtype=np.float64)
@@ -316,9 +403,12 @@ def sequential_sum(values, dtype):
     for x in v:
         s = dt.type(s + dt.type(x))
     return float(s)
-'''},
-    {"function": 'pairwise_sum', "why": 'converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values',
-     "source": '''
+""",
+    },
+    {
+        "function": "pairwise_sum",
+        "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
+        "source": """
 def pairwise_sum(values, dtype):
     dt = np.dtype(dtype)
     v = np.asarray(values, dtype=np.float64)
@@ -331,9 +421,12 @@ def pairwise_sum(values, dtype):
         mid = lo + (hi - lo) // 2
         return dt.type(rec(lo, mid) + rec(mid, hi))
     return float(rec(0, len(v)))
-'''},
-    {"function": 'sequential_sum', "why": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
-     "source": '''
+""",
+    },
+    {
+        "function": "sequential_sum",
+        "why": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
+        "source": """
 def sequential_sum(values, dtype):
     t = np.dtype(dtype).type
     for i in range(len(values)):
@@ -342,5 +435,6 @@ def sequential_sum(values, dtype):
     for x in values:
         s = t(s + t(x))
     return float(s)
-'''},
+""",
+    },
 ]

@@ -2,8 +2,10 @@
 
 MUTANTS = [
     # ---------------------------------------------------------------- capture_warmed_trace
-    {"function": "capture_warmed_trace", "why": "warm-up call made inside the trace: compilation is traced",
-     "source": '''
+    {
+        "function": "capture_warmed_trace",
+        "why": "warm-up call made inside the trace: compilation is traced",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
     step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
@@ -22,9 +24,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": "capture_warmed_trace", "why": "the seed's default ./tpu-xprof-trace inside the working tree",
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "the seed's default ./tpu-xprof-trace inside the working tree",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
     step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
@@ -41,9 +46,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": "capture_warmed_trace", "why": "default directory is a TemporaryDirectory: deleted when the function returns",
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "default directory is a TemporaryDirectory: deleted when the function returns",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
     step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
@@ -61,9 +69,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
             steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
         count = len(list(trace_dir.rglob("*.xplane.pb")))
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": count, "trace_dir": str(trace_dir)}
-'''},
-    {"function": "capture_warmed_trace", "why": "steady_ms is the whole traced loop, not per step",
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "steady_ms is the whole traced loop, not per step",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
     step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
@@ -82,9 +93,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": "capture_warmed_trace", "why": "xplane_count counts every file the trace wrote",
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "xplane_count counts every file the trace wrote",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
     step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
@@ -104,77 +118,107 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     count = len([p for p in trace_dir.rglob("*") if p.is_file()])
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": count,
             "trace_dir": str(trace_dir)}
-'''},
+""",
+    },
     # ---------------------------------------------------------------- xplane_path
-    {"function": "xplane_path", "why": "returns the oldest file",
-     "source": '''
+    {
+        "function": "xplane_path",
+        "why": "returns the oldest file",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).rglob("*.xplane.pb"))
     if not files:
         raise FileNotFoundError(trace_dir)
     return min(files, key=lambda p: p.stat().st_mtime)
-'''},
-    {"function": "xplane_path", "why": "newest by path name (the run folder's timestamp), not by mtime",
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "newest by path name (the run folder's timestamp), not by mtime",
+        "source": """
 def xplane_path(trace_dir):
     files = sorted(Path(trace_dir).rglob("*.xplane.pb"))
     if not files:
         raise FileNotFoundError(trace_dir)
     return files[-1]
-'''},
-    {"function": "xplane_path", "why": "not recursive: looks only in trace_dir itself",
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "not recursive: looks only in trace_dir itself",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).glob("*.xplane.pb"))
     if not files:
         raise FileNotFoundError(trace_dir)
     return max(files, key=lambda p: p.stat().st_mtime)
-'''},
-    {"function": "xplane_path", "why": "returns None instead of raising when there is no xplane",
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "returns None instead of raising when there is no xplane",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).rglob("*.xplane.pb"))
     return max(files, key=lambda p: p.stat().st_mtime) if files else None
-'''},
-    {"function": "xplane_path", "why": "picks the newest file of any kind",
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "picks the newest file of any kind",
+        "source": """
 def xplane_path(trace_dir):
     files = [p for p in Path(trace_dir).rglob("*") if p.is_file()]
     if not files:
         raise FileNotFoundError(trace_dir)
     return max(files, key=lambda p: p.stat().st_mtime)
-'''},
+""",
+    },
     # ---------------------------------------------------------------- count_events
-    {"function": "count_events", "why": "exact name match instead of substring",
-     "source": '''
+    {
+        "function": "count_events",
+        "why": "exact name match instead of substring",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     return sum(ev.name == name_substring for plane in data.planes for line in plane.lines for ev in line.events)
-'''},
-    {"function": "count_events", "why": "only looks at the /host:CPU plane",
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "only looks at the /host:CPU plane",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     plane = data.find_plane_with_name("/host:CPU")
     return sum(name_substring in ev.name for line in plane.lines for ev in line.events)
-'''},
-    {"function": "count_events", "why": "case-insensitive match",
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "case-insensitive match",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     s = name_substring.lower()
     return sum(s in ev.name.lower() for plane in data.planes for line in plane.lines for ev in line.events)
-'''},
-    {"function": "count_events", "why": "counts distinct names, not events",
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "counts distinct names, not events",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     return len({ev.name for plane in data.planes for line in plane.lines for ev in line.events
                 if name_substring in ev.name})
-'''},
+""",
+    },
     # ---------------------------------------------------------------- step_times_ms
-    {"function": "step_times_ms", "why": "ordered by start time, not by step_num",
-     "source": '''
+    {
+        "function": "step_times_ms",
+        "why": "ordered by start time, not by step_num",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     data = ProfileData.from_file(str(xplane_file))
     found = []
@@ -184,9 +228,12 @@ def step_times_ms(xplane_file, step_name):
                 if ev.name == step_name and "step_num" in dict(ev.stats):
                     found.append((ev.start_ns, ev.duration_ns / 1e6))
     return [ms for _, ms in sorted(found)]
-'''},
-    {"function": "step_times_ms", "why": "microseconds instead of milliseconds",
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "microseconds instead of milliseconds",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     data = ProfileData.from_file(str(xplane_file))
     found = []
@@ -197,9 +244,12 @@ def step_times_ms(xplane_file, step_name):
                 if ev.name == step_name and "step_num" in st:
                     found.append((int(st["step_num"]), ev.duration_ns / 1e3))
     return [t for _, t in sorted(found)]
-'''},
-    {"function": "step_times_ms", "why": "plain TraceAnnotations of the same name counted as steps",
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "plain TraceAnnotations of the same name counted as steps",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     data = ProfileData.from_file(str(xplane_file))
     found = []
@@ -210,9 +260,12 @@ def step_times_ms(xplane_file, step_name):
                     st = dict(ev.stats)
                     found.append((int(st.get("step_num", 10**9)), ev.duration_ns / 1e6))
     return [ms for _, ms in sorted(found)]
-'''},
-    {"function": "step_times_ms", "why": "substring match on the step name",
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "substring match on the step name",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     data = ProfileData.from_file(str(xplane_file))
     found = []
@@ -223,10 +276,13 @@ def step_times_ms(xplane_file, step_name):
                 if step_name in ev.name and "step_num" in st:
                     found.append((int(st["step_num"]), ev.duration_ns / 1e6))
     return [ms for _, ms in sorted(found)]
-'''},
+""",
+    },
     # ---------------------------------------------------------------- top_ops
-    {"function": "top_ops", "why": "smallest first",
-     "source": '''
+    {
+        "function": "top_ops",
+        "why": "smallest first",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     device, host = defaultdict(float), defaultdict(float)
@@ -246,9 +302,12 @@ def top_ops(xplane_file, k=5):
                         totals[op] += ev.duration_ns
     totals = device or host
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: t[1])[:k]]
-'''},
-    {"function": "top_ops", "why": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     totals = defaultdict(float)
@@ -258,9 +317,12 @@ def top_ops(xplane_file, k=5):
             if op:
                 totals[op] += ev.duration_ns
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
-'''},
-    {"function": "top_ops", "why": "groups by event name (GPU kernel names) instead of the hlo_op stat",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "groups by event name (GPU kernel names) instead of the hlo_op stat",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     device, host = defaultdict(float), defaultdict(float)
@@ -272,9 +334,12 @@ def top_ops(xplane_file, k=5):
                     totals[ev.name] += ev.duration_ns
     totals = device or host
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
-'''},
-    {"function": "top_ops", "why": "adds host launch events to device executions",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "adds host launch events to device executions",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     totals = defaultdict(float)
@@ -292,9 +357,12 @@ def top_ops(xplane_file, k=5):
                     if op:
                         totals[op] += ev.duration_ns
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
-'''},
-    {"function": "top_ops", "why": "milliseconds instead of microseconds",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "milliseconds instead of microseconds",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     device, host = defaultdict(float), defaultdict(float)
@@ -314,9 +382,12 @@ def top_ops(xplane_file, k=5):
                         totals[op] += ev.duration_ns
     totals = device or host
     return [(n, ns / 1e6) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
-'''},
-    {"function": "top_ops", "why": "every event on device planes counts (XLA Modules, Steps, memcpy)",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "every event on device planes counts (XLA Modules, Steps, memcpy)",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     device, host = defaultdict(float), defaultdict(float)
@@ -331,11 +402,13 @@ def top_ops(xplane_file, k=5):
                     host[op] += ev.duration_ns
     totals = device or host
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
-'''},
-
+""",
+    },
     # ------------------------------------------ found by independent reviewers (session 2)
-    {"function": 'capture_warmed_trace', "why": 'times in seconds instead of milliseconds',
-     "source": '''
+    {
+        "function": "capture_warmed_trace",
+        "why": "times in seconds instead of milliseconds",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     if trace_dir is None:
         trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
@@ -354,9 +427,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t0) / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'capture_warmed_trace', "why": 'returns trace_dir as given (relative path not made absolute)',
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "returns trace_dir as given (relative path not made absolute)",
+        "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     if trace_dir is None:
         trace_dir = os.environ.get("TPU_TRACE_DIR") or tempfile.mkdtemp()
@@ -374,25 +450,34 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t0) * 1e3 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(Path(trace_dir).rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'xplane_path', "why": 'matches *.pb, so any newer non-xplane .pb file is returned',
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "matches *.pb, so any newer non-xplane .pb file is returned",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).rglob("*.pb"))
     if not files:
         raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
     return max(files, key=lambda p: p.stat().st_mtime)
-'''},
-    {"function": 'xplane_path', "why": 'FileNotFoundError message does not name the directory',
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "FileNotFoundError message does not name the directory",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).rglob("*.xplane.pb"))
     if not files:
         raise FileNotFoundError("no xplane file found: did the trace run?")
     return max(files, key=lambda p: p.stat().st_mtime)
-'''},
-    {"function": 'step_times_ms', "why": "xprof reader, sorts by step_num as a string ('10' before '2')",
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "xprof reader, sorts by step_num as a string ('10' before '2')",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     from xprof.profile_data import ProfileData as XProfData
     steps = []
@@ -404,9 +489,12 @@ def step_times_ms(xplane_file, step_name):
                     if ev.name == step_name and "step_num" in st:
                         steps.append((st["step_num"], ev.duration_ns / 1e6))
     return [d for _, d in sorted(steps, key=lambda s: s[0])]
-'''},
-    {"function": 'top_ops', "why": 'falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])',
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     planes = list(data.planes)
@@ -427,11 +515,13 @@ def top_ops(xplane_file, k=5):
                     if "hlo_op" in st:
                         totals[str(st["hlo_op"])] += e.duration_ns / 1e3
     return sorted(totals.items(), key=lambda t: -t[1])[:k]
-'''},
-
+""",
+    },
     # ------------------------------------------ found by a second round of reviewers (session 2)
-    {"function": 'capture_warmed_trace', "why": 'AOT compile outside the timer: warmup_ms excludes compilation',
-     "source": '''
+    {
+        "function": "capture_warmed_trace",
+        "why": "AOT compile outside the timer: warmup_ms excludes compilation",
+        "source": """
 
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
@@ -451,9 +541,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'capture_warmed_trace', "why": '$TPU_TRACE_DIR overrides an explicit trace_dir',
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "$TPU_TRACE_DIR overrides an explicit trace_dir",
+        "source": """
 
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
@@ -471,9 +564,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'capture_warmed_trace', "why": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
+        "source": """
 
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
@@ -493,9 +589,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(max((trace_dir / 'plugins' / 'profile').iterdir(), key=lambda p: p.stat().st_mtime).glob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'capture_warmed_trace', "why": 'trace_dir returned as a Path, not a string',
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "trace_dir returned as a Path, not a string",
+        "source": """
 
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
@@ -515,9 +614,12 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         steady_ms = (time.perf_counter() - t1) * 1000.0 / steps
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": trace_dir}
-'''},
-    {"function": 'capture_warmed_trace', "why": 'no final block_until_ready: steady_ms times dispatch only',
-     "source": '''
+""",
+    },
+    {
+        "function": "capture_warmed_trace",
+        "why": "no final block_until_ready: steady_ms times dispatch only",
+        "source": """
 
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
@@ -537,31 +639,43 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         jax.block_until_ready(x)
     return {"warmup_ms": warmup_ms, "steady_ms": steady_ms,
             "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
-'''},
-    {"function": 'xplane_path', "why": 'pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb',
-     "source": '''
+""",
+    },
+    {
+        "function": "xplane_path",
+        "why": "pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb",
+        "source": """
 def xplane_path(trace_dir):
     files = list(Path(trace_dir).rglob("*xplane.pb"))
     if not files:
         raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
     return max(files, key=lambda p: p.stat().st_mtime)
-'''},
-    {"function": 'count_events', "why": 'only /host: and /device: planes (skips other planes)',
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "only /host: and /device: planes (skips other planes)",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     return sum(name_substring in ev.name for p in data.planes
                if p.name.startswith(("/host:", "/device:")) for l in p.lines for ev in l.events)
-'''},
-    {"function": 'count_events', "why": 'deduplicates events by (name, start, duration) across lines',
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "deduplicates events by (name, start, duration) across lines",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     return len({(ev.name, ev.start_ns, ev.duration_ns) for p in data.planes for l in p.lines
                 for ev in l.events if name_substring in ev.name})
-'''},
-    {"function": 'count_events', "why": 'also counts events whose hlo_op/stat values contain the substring',
-     "source": '''
+""",
+    },
+    {
+        "function": "count_events",
+        "why": "also counts events whose hlo_op/stat values contain the substring",
+        "source": """
 def count_events(xplane_file, name_substring):
     data = ProfileData.from_file(str(xplane_file))
     n = 0
@@ -571,9 +685,12 @@ def count_events(xplane_file, name_substring):
                 if name_substring in ev.name or any(name_substring in str(v) for _, v in ev.stats):
                     n += 1
     return n
-'''},
-    {"function": 'step_times_ms', "why": 'dict keyed by step_num: repeated step numbers collapse to one',
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "dict keyed by step_num: repeated step numbers collapse to one",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     found = {}
     for plane in ProfileData.from_file(str(xplane_file)).planes:
@@ -585,9 +702,12 @@ def step_times_ms(xplane_file, step_name):
                 if ev.name == step_name and "step_num" in st:
                     found[int(st["step_num"])] = ev.duration_ns / 1e6
     return [found[k] for k in sorted(found)]
-'''},
-    {"function": 'step_times_ms', "why": 'searches every plane, device planes included (not only /host:)',
-     "source": '''
+""",
+    },
+    {
+        "function": "step_times_ms",
+        "why": "searches every plane, device planes included (not only /host:)",
+        "source": """
 def step_times_ms(xplane_file, step_name):
     found = []
     for plane in ProfileData.from_file(str(xplane_file)).planes:
@@ -597,9 +717,12 @@ def step_times_ms(xplane_file, step_name):
                 if ev.name == step_name and "step_num" in st:
                     found.append((int(st["step_num"]), ev.duration_ns / 1e6))
     return [ms for _, ms in sorted(found, key=lambda t: t[0])]
-'''},
-    {"function": 'top_ops', "why": 'only the first /device: plane (multi-chip traces lose the others)',
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "only the first /device: plane (multi-chip traces lose the others)",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     def plane_ops(plane):
@@ -625,9 +748,12 @@ def top_ops(xplane_file, k=5):
     for name, ns in events:
         totals[name] += ns / 1e3
     return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]
-'''},
-    {"function": 'top_ops', "why": 'XLA Ops plane: also counts hlo_op events on its other lines',
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "XLA Ops plane: also counts hlo_op events on its other lines",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     def plane_ops(plane):
@@ -654,9 +780,12 @@ def top_ops(xplane_file, k=5):
     for name, ns in events:
         totals[name] += ns / 1e3
     return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]
-'''},
-    {"function": 'top_ops', "why": 'drops control-flow ops (while/call/conditional) to avoid double counting',
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "drops control-flow ops (while/call/conditional) to avoid double counting",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     def plane_ops(plane):
@@ -683,9 +812,12 @@ def top_ops(xplane_file, k=5):
     return sorted(((n, us) for n, us in totals.items()
                    if not n.split(".")[0] in ("while", "call", "conditional")),
                   key=lambda t: t[1], reverse=True)[:k]
-'''},
-    {"function": 'top_ops', "why": 'rows are lists, not (name, us) tuples',
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "rows are lists, not (name, us) tuples",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     def plane_ops(plane):
@@ -710,9 +842,12 @@ def top_ops(xplane_file, k=5):
     for name, ns in events:
         totals[name] += ns / 1e3
     return [[n, us] for n, us in sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k]]
-'''},
-    {"function": 'top_ops', "why": "k=0 treated as 'all' (falsy k)",
-     "source": '''
+""",
+    },
+    {
+        "function": "top_ops",
+        "why": "k=0 treated as 'all' (falsy k)",
+        "source": """
 def top_ops(xplane_file, k=5):
     data = ProfileData.from_file(str(xplane_file))
     def plane_ops(plane):
@@ -737,5 +872,6 @@ def top_ops(xplane_file, k=5):
     for name, ns in events:
         totals[name] += ns / 1e3
     return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k or None]
-'''},
+""",
+    },
 ]

@@ -1,6 +1,6 @@
 """Plausible wrong answers for 05_precision_policy (see docs/AUTHORING.md)."""
 
-_POLICY_TABLE_TEMPLATE = '''
+_POLICY_TABLE_TEMPLATE = """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
@@ -33,7 +33,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
             "median_ms": float(benchmark(fn, *args)["median_ms"]),
         })
     return rows
-'''
+"""
 
 _DEFAULTS = {
     "EXACT": "np.asarray(x, np.float64) @ np.asarray(w, np.float64)",
@@ -55,7 +55,7 @@ def _policy_table(**changes):
     return src
 
 
-_TRAIN_TEMPLATE = '''
+_TRAIN_TEMPLATE = """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(<<SEED>>)
     n, d = X.shape
@@ -82,7 +82,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         if <<LOSS_AFTER_UPDATE>>:
             losses.append(float(loss_and_grad(w)[0]))
     return losses
-'''
+"""
 
 _TRAIN_DEFAULTS = {
     "SEED": "seed",
@@ -107,8 +107,10 @@ def _train(**changes):
 
 MUTANTS = [
     # ---------------------------------------------------------------- benchmark
-    {"function": "benchmark", "why": "no warm-up: the first timed call includes compilation",
-     "source": '''
+    {
+        "function": "benchmark",
+        "why": "no warm-up: the first timed call includes compilation",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     times_ms = []
     for _ in range(iters):
@@ -116,9 +118,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         jax.block_until_ready(fn(*args))
         times_ms.append((time.perf_counter() - t0) * 1e3)
     return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
-'''},
-    {"function": "benchmark", "why": "no synchronisation: measures asynchronous dispatch only",
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "no synchronisation: measures asynchronous dispatch only",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         fn(*args)
@@ -128,9 +133,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         fn(*args)
         times_ms.append((time.perf_counter() - t0) * 1e3)
     return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
-'''},
-    {"function": "benchmark", "why": "synchronises only once, after the timed loop",
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "synchronises only once, after the timed loop",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -142,9 +150,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         times_ms.append((time.perf_counter() - t0) * 1e3)
     jax.block_until_ready(out)
     return {"median_ms": float(np.median(times_ms)), "min_ms": float(np.min(times_ms))}
-'''},
-    {"function": "benchmark", "why": "reports the mean, not the median",
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "reports the mean, not the median",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -154,9 +165,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         jax.block_until_ready(fn(*args))
         times_ms.append((time.perf_counter() - t0) * 1e3)
     return {"median_ms": float(np.mean(times_ms)), "min_ms": float(np.min(times_ms))}
-'''},
-    {"function": "benchmark", "why": "seconds instead of milliseconds",
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "seconds instead of milliseconds",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -166,9 +180,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         jax.block_until_ready(fn(*args))
         times.append(time.perf_counter() - t0)
     return {"median_ms": float(np.median(times)), "min_ms": float(np.min(times))}
-'''},
-    {"function": "benchmark", "why": "times the whole loop and divides by iters (median = min = mean)",
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "times the whole loop and divides by iters (median = min = mean)",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -177,62 +194,121 @@ def benchmark(fn, *args, warmup=2, iters=10):
         jax.block_until_ready(fn(*args))
     per_call = (time.perf_counter() - t0) * 1e3 / iters
     return {"median_ms": per_call, "min_ms": per_call}
-'''},
+""",
+    },
     # ---------------------------------------------------------------- policy_table
-    {"function": "policy_table", "why": "int8 weight_bytes forget the per-column scales",
-     "source": _policy_table(INT8_BYTES="q_w.nbytes")},
-    {"function": "policy_table", "why": "bf16 weight_bytes counted as the fp32 copy",
-     "source": _policy_table(BF16_BYTES="w.nbytes")},
-    {"function": "policy_table", "why": "w8a8 int8 x int8 dot without preferred_element_type (int8 wraps)",
-     "source": _policy_table(DOT="jnp.dot(q_x, q_w)")},
-    {"function": "policy_table", "why": "w8a8 quantizes activations with one per-tensor scale",
-     "source": _policy_table(QX="quantize_symmetric(x, axis=None)")},
-    {"function": "policy_table", "why": "w8a8 truncates instead of rounding the activations",
-     "source": _policy_table(QX="(lambda s: (jnp.trunc(x / s).astype(jnp.int8), s))("
-                                "jnp.max(jnp.abs(x), axis=1, keepdims=True) / 127.0)")},
-    {"function": "policy_table", "why": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
-     "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x, w)")},
-    {"function": "policy_table", "why": "bf16 policy without preferred_element_type: bf16 output",
-     "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16)")},
-    {"function": "policy_table", "why": "bf16 policy rounds to float16 instead of bfloat16",
-     "source": _policy_table(WBF16="w.astype(jnp.float16)",
-                             BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.float16), w_bf16, "
-                                  "preferred_element_type=jnp.float32)")},
-    {"function": "policy_table", "why": "reference built from bf16 inputs, not exact",
-     "source": _policy_table(EXACT="np.asarray(jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), "
-                                   "preferred_element_type=jnp.float32), np.float64)")},
-    {"function": "policy_table", "why": "element-wise relative error max(|out-exact|/|exact|)",
-     "source": _policy_table(ERR="float(np.max(np.abs(out - exact) / np.abs(exact)))")},
+    {
+        "function": "policy_table",
+        "why": "int8 weight_bytes forget the per-column scales",
+        "source": _policy_table(INT8_BYTES="q_w.nbytes"),
+    },
+    {
+        "function": "policy_table",
+        "why": "bf16 weight_bytes counted as the fp32 copy",
+        "source": _policy_table(BF16_BYTES="w.nbytes"),
+    },
+    {
+        "function": "policy_table",
+        "why": "w8a8 int8 x int8 dot without preferred_element_type (int8 wraps)",
+        "source": _policy_table(DOT="jnp.dot(q_x, q_w)"),
+    },
+    {
+        "function": "policy_table",
+        "why": "w8a8 quantizes activations with one per-tensor scale",
+        "source": _policy_table(QX="quantize_symmetric(x, axis=None)"),
+    },
+    {
+        "function": "policy_table",
+        "why": "w8a8 truncates instead of rounding the activations",
+        "source": _policy_table(
+            QX="(lambda s: (jnp.trunc(x / s).astype(jnp.int8), s))(jnp.max(jnp.abs(x), axis=1, keepdims=True) / 127.0)"
+        ),
+    },
+    {
+        "function": "policy_table",
+        "why": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
+        "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x, w)"),
+    },
+    {
+        "function": "policy_table",
+        "why": "bf16 policy without preferred_element_type: bf16 output",
+        "source": _policy_table(BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16)"),
+    },
+    {
+        "function": "policy_table",
+        "why": "bf16 policy rounds to float16 instead of bfloat16",
+        "source": _policy_table(
+            WBF16="w.astype(jnp.float16)",
+            BF16="lambda x, w_bf16: jnp.dot(x.astype(jnp.float16), w_bf16, preferred_element_type=jnp.float32)",
+        ),
+    },
+    {
+        "function": "policy_table",
+        "why": "reference built from bf16 inputs, not exact",
+        "source": _policy_table(
+            EXACT="np.asarray(jnp.dot(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), "
+            "preferred_element_type=jnp.float32), np.float64)"
+        ),
+    },
+    {
+        "function": "policy_table",
+        "why": "element-wise relative error max(|out-exact|/|exact|)",
+        "source": _policy_table(ERR="float(np.max(np.abs(out - exact) / np.abs(exact)))"),
+    },
     # ---------------------------------------------------------------- train_linear_regression
-    {"function": "train_linear_regression", "why": "bf16_params keeps fp32 parameters (casts only for compute)",
-     "source": _train(W0_DTYPE="jnp.float32", UPDATE_IN_BF16="False")},
-    {"function": "train_linear_regression", "why": "master weights rounded back to bf16 every step",
-     "source": _train(UPDATE_IN_BF16='policy != "fp32"')},
-    {"function": "train_linear_regression", "why": "returns jax arrays, not Python floats",
-     "source": _train(LOSS="loss")},
-    {"function": "train_linear_regression", "why": "returns steps + 1 losses (adds the final one)",
-     "source": _train(STEPS="steps + 1")},
-    {"function": "train_linear_regression", "why": "ignores the seed (always PRNGKey(0))",
-     "source": _train(SEED="0")},
-    {"function": "train_linear_regression", "why": "ignores lr (hard-coded 0.1)",
-     "source": _train(LR="0.1")},
-    {"function": "train_linear_regression", "why": "records the loss after each update, not before",
-     "source": _train(LOSS_AFTER_UPDATE="True")},
-    {"function": "train_linear_regression", "why": "bf16_master_fp32 computes entirely in fp32",
-     "source": _train(FP32_COMPUTE='policy != "bf16_params"')},
-    {"function": "train_linear_regression", "why": "gradient (1/n) X^T r instead of (2/n) X^T r",
-     "source": _train(GRAD_FACTOR="1.0")},
+    {
+        "function": "train_linear_regression",
+        "why": "bf16_params keeps fp32 parameters (casts only for compute)",
+        "source": _train(W0_DTYPE="jnp.float32", UPDATE_IN_BF16="False"),
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "master weights rounded back to bf16 every step",
+        "source": _train(UPDATE_IN_BF16='policy != "fp32"'),
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "returns jax arrays, not Python floats",
+        "source": _train(LOSS="loss"),
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "returns steps + 1 losses (adds the final one)",
+        "source": _train(STEPS="steps + 1"),
+    },
+    {"function": "train_linear_regression", "why": "ignores the seed (always PRNGKey(0))", "source": _train(SEED="0")},
+    {"function": "train_linear_regression", "why": "ignores lr (hard-coded 0.1)", "source": _train(LR="0.1")},
+    {
+        "function": "train_linear_regression",
+        "why": "records the loss after each update, not before",
+        "source": _train(LOSS_AFTER_UPDATE="True"),
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "bf16_master_fp32 computes entirely in fp32",
+        "source": _train(FP32_COMPUTE='policy != "bf16_params"'),
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "gradient (1/n) X^T r instead of (2/n) X^T r",
+        "source": _train(GRAD_FACTOR="1.0"),
+    },
 ]
 
 # Wrong answers that only a TPU reveals (exact on CPU): checked under emulated TPU precision.
 MUTANTS += [
-    {"function": "train_linear_regression", "only_under": "tpu",
-     "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
-     "source": _train().replace(", precision=HIGHEST)", ")")},
-
+    {
+        "function": "train_linear_regression",
+        "only_under": "tpu",
+        "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
+        "source": _train().replace(", precision=HIGHEST)", ")"),
+    },
     # ------------------------------------------ found by independent reviewers (session 2)
-    {"function": 'policy_table', "why": 'fp32 policy at DEFAULT precision (one bf16 pass on TPU, TF32 on A100/H100): not exact on every backend', "only_under": "tpu",
-     "source": '''
+    {
+        "function": "policy_table",
+        "why": "fp32 policy at DEFAULT precision (one bf16 pass on TPU, TF32 on A100/H100): not exact on every backend",
+        "only_under": "tpu",
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
@@ -254,11 +330,13 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / denom),
                      "weight_bytes": int(nbytes), "median_ms": benchmark(f, *args)["median_ms"]})
     return rows
-'''},
-
+""",
+    },
     # ------------------------------------------ found by a second round of reviewers (session 2)
-    {"function": 'benchmark', "why": 'always at least one warm-up call: max(warmup, 1) -> fn called 1+iters times when warmup=0',
-     "source": '''
+    {
+        "function": "benchmark",
+        "why": "always at least one warm-up call: max(warmup, 1) -> fn called 1+iters times when warmup=0",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(max(warmup, 1)):
         jax.block_until_ready(fn(*args))
@@ -269,9 +347,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         times_ms.append((time.perf_counter() - t0) * 1e3)
     med = float(np.median(times_ms)); mn = float(np.min(times_ms))
     return {"median_ms": med, "min_ms": mn}
-'''},
-    {"function": 'benchmark', "why": 'upper median sorted[len//2] (wrong for even iters, e.g. the default 10)',
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "upper median sorted[len//2] (wrong for even iters, e.g. the default 10)",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         jax.block_until_ready(fn(*args))
@@ -282,9 +363,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         times_ms.append((time.perf_counter() - t0) * 1e3)
     s = sorted(times_ms); med = float(s[len(s) // 2]); mn = float(s[0])
     return {"median_ms": med, "min_ms": mn}
-'''},
-    {"function": 'benchmark', "why": 'uses the .block_until_ready() method: fails for pytree (tuple/dict) outputs',
-     "source": '''
+""",
+    },
+    {
+        "function": "benchmark",
+        "why": "uses the .block_until_ready() method: fails for pytree (tuple/dict) outputs",
+        "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
     for _ in range(warmup):
         fn(*args).block_until_ready()
@@ -295,9 +379,12 @@ def benchmark(fn, *args, warmup=2, iters=10):
         times_ms.append((time.perf_counter() - t0) * 1e3)
     med = float(np.median(times_ms)); mn = float(np.min(times_ms))
     return {"median_ms": med, "min_ms": mn}
-'''},
-    {"function": 'policy_table', "why": 'int8_weight_only dequantizes then rounds the dequantized weights to bf16 (extra bf16 rounding of w)',
-     "source": '''
+""",
+    },
+    {
+        "function": "policy_table",
+        "why": "int8_weight_only dequantizes then rounds the dequantized weights to bf16 (extra bf16 rounding of w)",
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
@@ -325,9 +412,12 @@ def policy_table(seed=0, m=256, k=1024, n=256):
             "median_ms": float(benchmark(fn, *args)["median_ms"]),
         })
     return rows
-'''},
-    {"function": 'policy_table', "why": 'w drawn as (n, k) and transposed',
-     "source": '''
+""",
+    },
+    {
+        "function": "policy_table",
+        "why": "w drawn as (n, k) and transposed",
+        "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
     x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
@@ -355,9 +445,12 @@ def policy_table(seed=0, m=256, k=1024, n=256):
             "median_ms": float(benchmark(fn, *args)["median_ms"]),
         })
     return rows
-'''},
-    {"function": 'train_linear_regression', "why": 'fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST',
-     "source": '''
+""",
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST",
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n, d = X.shape
@@ -386,9 +479,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         else:
             w = w - lr * g
     return losses
-'''},
-    {"function": 'train_linear_regression', "why": 'bf16 policies also round the targets y to bf16',
-     "source": '''
+""",
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "bf16 policies also round the targets y to bf16",
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n, d = X.shape
@@ -417,9 +513,12 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         else:
             w = w - lr * g
     return losses
-'''},
-    {"function": 'train_linear_regression', "why": 'bf16 policies report the loss rounded to bf16',
-     "source": '''
+""",
+    },
+    {
+        "function": "train_linear_regression",
+        "why": "bf16 policies report the loss rounded to bf16",
+        "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
     n, d = X.shape
@@ -448,5 +547,6 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         else:
             w = w - lr * g
     return losses
-'''},
+""",
+    },
 ]

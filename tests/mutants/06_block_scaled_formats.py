@@ -2,8 +2,10 @@
 
 MUTANTS = [
     # ------------------------------------------------------------------ mx_quantize
-    {"function": "mx_quantize", "why": "round(log2(max)) instead of floor for the shared exponent",
-     "source": '''
+    {
+        "function": "mx_quantize",
+        "why": "round(log2(max)) instead of floor for the shared exponent",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -18,9 +20,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     fmax = float(ml_dtypes.finfo(dt).max)
     q = np.clip(np.nan_to_num(xb / scale[..., None]), -fmax, fmax)
     return q.astype(np.float32).astype(dt).reshape(x.shape), scale.astype(np.float32).astype(ml_dtypes.float8_e8m0fnu)
-'''},
-    {"function": "mx_quantize", "why": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -33,9 +38,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     scales = np.where(finite, shared + 127, 255).astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
     q = np.ldexp(xb, (-shared[..., None]).astype(np.int32))
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -50,9 +58,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(xb, (-shared[..., None, :]).astype(np.int32)), -fmax, fmax)
     q = np.where(finite[..., None, :], q, np.float32(0))
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "one scale per row (max over the whole last axis), repeated for every block",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "one scale per row (max over the whole last axis), repeated for every block",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -67,9 +78,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(x, (-shared).astype(np.int32)), -fmax, fmax)
     q = np.where(finite, q, np.float32(0))
     return q.astype(dt), np.repeat(scales, nb, axis=-1)
-'''},
-    {"function": "mx_quantize", "why": "scale max / elem_max (not a power of two), stored rounded to e8m0",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "scale max / elem_max (not a power of two), stored rounded to e8m0",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -80,9 +94,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     with np.errstate(invalid="ignore"):
         q = np.clip(xb / scale, -fmax, fmax)
     return q.astype(dt).reshape(x.shape), scale[..., 0].astype(ml_dtypes.float8_e8m0fnu)
-'''},
-    {"function": "mx_quantize", "why": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -97,9 +114,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
     q = np.where(finite[..., None], q, np.float32(0)).astype(ml_dtypes.bfloat16)
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "floor(log2(max)) computed in float32: wrong just below a power of two",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "floor(log2(max)) computed in float32: wrong just below a power of two",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -115,9 +135,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
     q = np.where(finite[..., None], q, np.float32(0))
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -132,9 +155,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     with np.errstate(invalid="ignore"):
         q = np.clip(xb / scale[..., None], -fmax, fmax)
     return q.astype(np.float32).astype(dt).reshape(x.shape), scale.astype(np.float32).astype(ml_dtypes.float8_e8m0fnu)
-'''},
-    {"function": "mx_quantize", "why": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -148,9 +174,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     fmax = float(ml_dtypes.finfo(dt).max)
     q = np.clip(np.nan_to_num(xb / scale[..., None]), -fmax, fmax)
     return q.astype(np.float32).astype(dt).reshape(x.shape), scale.astype(np.float32).astype(ml_dtypes.float8_e8m0fnu)
-'''},
-    {"function": "mx_quantize", "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -165,9 +194,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
     q = np.where(finite[..., None], q, np.float32(0))
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
     x = np.asarray(x, np.float32)
@@ -182,9 +214,12 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
     q = np.where(finite[..., None], q, np.float32(0))
     return q.astype(dt).reshape(x.shape), scales
-'''},
-    {"function": "mx_quantize", "why": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_quantize",
+        "why": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
+        "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = jnp.dtype(getattr(ml_dtypes, elem))
     x = jnp.asarray(x, jnp.float32)
@@ -200,80 +235,110 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     q = jnp.where(finite[..., None], q, 0.0)
     bits = jnp.where(finite, shared + 127, 255).astype(jnp.uint8)
     return q.astype(dt).reshape(x.shape), jax.lax.bitcast_convert_type(bits, jnp.float8_e8m0fnu)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ mx_dequantize
-    {"function": "mx_dequantize", "why": "np.tile instead of np.repeat: scales cycle over the blocks",
-     "source": '''
+    {
+        "function": "mx_dequantize",
+        "why": "np.tile instead of np.repeat: scales cycle over the blocks",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     s = np.asarray(scales).astype(np.float32)
     reps = (1,) * (s.ndim - 1) + (block,)
     return (np.asarray(elements).astype(np.float32) * np.tile(s, reps)).astype(np.float32)
-'''},
-    {"function": "mx_dequantize", "why": "e8m0 bits used as the exponent without removing the bias 127",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "e8m0 bits used as the exponent without removing the bias 127",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     bits = np.asarray(scales).view(np.uint8).astype(np.float32)
     s = np.where(bits == 255, np.nan, np.exp2(bits)).astype(np.float32)
     return (np.asarray(elements).astype(np.float32) * np.repeat(s, block, axis=-1)).astype(np.float32)
-'''},
-    {"function": "mx_dequantize", "why": "divides by the scale instead of multiplying",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "divides by the scale instead of multiplying",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     s = np.repeat(np.asarray(scales).astype(np.float32), block, axis=-1)
     return (np.asarray(elements).astype(np.float32) / s).astype(np.float32)
-'''},
-    {"function": "mx_dequantize", "why": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     bits = np.asarray(scales).view(np.uint8).astype(np.float32)
     s = np.float32(2.0) ** (bits - np.float32(127))
     with np.errstate(invalid="ignore", over="ignore"):
         return (np.asarray(elements).astype(np.float32) * np.repeat(s, block, axis=-1)).astype(np.float32)
-'''},
-    {"function": "mx_dequantize", "why": "returns bfloat16 (the MXU's input type) instead of float32",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "returns bfloat16 (the MXU's input type) instead of float32",
+        "source": """
 def mx_dequantize(elements, scales, block=32):
     s = np.repeat(np.asarray(scales).astype(np.float32), block, axis=-1)
     return (np.asarray(elements).astype(np.float32) * s).astype(ml_dtypes.bfloat16)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ mx_matmul
-    {"function": "mx_matmul", "why": "w quantized in blocks along N (mx_quantize(w)), not along K",
-     "source": '''
+    {
+        "function": "mx_matmul",
+        "why": "w quantized in blocks along N (mx_quantize(w)), not along K",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qx, sx = mx_quantize(np.asarray(x, np.float32), elem=elem, block=block)
     qw, sw = mx_quantize(np.asarray(w, np.float32), elem=elem, block=block)
     xd = np.asarray(mx_dequantize(qx, sx, block=block), np.float64)
     wd = np.asarray(mx_dequantize(qw, sw, block=block), np.float64)
     return (xd @ wd).astype(np.float32)
-'''},
-    {"function": "mx_matmul", "why": "only the weights quantized (x stays float32)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_matmul",
+        "why": "only the weights quantized (x stays float32)",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qw, sw = mx_quantize(np.asarray(w, np.float32).T, elem=elem, block=block)
     wd = np.asarray(mx_dequantize(qw, sw, block=block), np.float64).T
     return (np.asarray(x, np.float64) @ wd).astype(np.float32)
-'''},
-    {"function": "mx_matmul", "why": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_matmul",
+        "why": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qx, sx = mx_quantize(np.asarray(x, np.float32), elem=elem, block=block)
     qw, sw = mx_quantize(np.asarray(w, np.float32).T, elem=elem, block=block)
     xd = jnp.asarray(mx_dequantize(qx, sx, block=block), jnp.bfloat16)
     wd = jnp.asarray(mx_dequantize(qw, sw, block=block), jnp.bfloat16).T
     return jnp.dot(xd, wd, preferred_element_type=jnp.bfloat16).astype(jnp.float32)
-'''},
-    {"function": "mx_matmul", "why": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
-     "source": '''
+""",
+    },
+    {
+        "function": "mx_matmul",
+        "why": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
+        "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     qx, sx = mx_quantize(np.asarray(x, np.float32))
     qw, sw = mx_quantize(np.asarray(w, np.float32).T)
     xd = np.asarray(mx_dequantize(qx, sx), np.float64)
     wd = np.asarray(mx_dequantize(qw, sw), np.float64).T
     return (xd @ wd).astype(np.float32)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ granularity_sweep
-    {"function": "granularity_sweep", "why": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
-     "source": '''
+    {
+        "function": "granularity_sweep",
+        "why": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
+        "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
     w[:, 0] *= np.float32(10.0)
@@ -294,9 +359,12 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
             q, s = mx_quantize(w, elem=elem, block=bb)
             out[key].append(err(mx_dequantize(q, s, block=bb)))
     return out
-'''},
-    {"function": "granularity_sweep", "why": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_sweep",
+        "why": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
+        "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
     w[:, 0] *= np.float32(10.0)
@@ -315,10 +383,13 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
         out["mxfp8"].append(err(mx_matmul(x, w, elem="float8_e4m3fn", block=b)))
         out["mxfp4"].append(err(mx_matmul(x, w, elem="float4_e2m1fn", block=b)))
     return out
-'''},
-    {"function": "granularity_sweep", "why": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
-     "only_under": "tpu",
-     "source": '''
+""",
+    },
+    {
+        "function": "granularity_sweep",
+        "why": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
+        "only_under": "tpu",
+        "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
     w = w.at[:, 0].multiply(10.0)
@@ -338,10 +409,13 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
             q, s = mx_quantize(np.asarray(w).T, elem=elem, block=b)
             out[key].append(err(np.asarray(mx_dequantize(q, s, block=b)).T))
     return out
-'''},
+""",
+    },
     # ------------------------------------------------------------------ nvfp4_quantize
-    {"function": "nvfp4_quantize", "why": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
-     "source": '''
+    {
+        "function": "nvfp4_quantize",
+        "why": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
@@ -351,9 +425,12 @@ def nvfp4_quantize(x):
     st = s.astype(np.float32)[..., None] * t
     q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
-'''},
-    {"function": "nvfp4_quantize", "why": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
@@ -364,9 +441,12 @@ def nvfp4_quantize(x):
     q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
     s = s32.astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
-'''},
-    {"function": "nvfp4_quantize", "why": "blocks of 32 (MXFP4's size) instead of 16",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "blocks of 32 (MXFP4's size) instead of 16",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     xb = x.reshape(*x.shape[:-1], x.shape[-1] // 32, 32)
@@ -376,9 +456,12 @@ def nvfp4_quantize(x):
     st = s.astype(np.float32)[..., None] * t
     q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), np.repeat(s, 2, axis=-1), np.asarray(t, np.float32)
-'''},
-    {"function": "nvfp4_quantize", "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
@@ -388,9 +471,12 @@ def nvfp4_quantize(x):
     with np.errstate(divide="ignore", invalid="ignore"):
         q = xb / (s.astype(np.float32)[..., None] * t)
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
-'''},
-    {"function": "nvfp4_quantize", "why": "MX-style power-of-two block scales (rounded down) stored as e4m3",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_quantize",
+        "why": "MX-style power-of-two block scales (rounded down) stored as e4m3",
+        "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
     xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
@@ -403,25 +489,35 @@ def nvfp4_quantize(x):
     st = s.astype(np.float32)[..., None] * t
     q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
-'''},
+""",
+    },
     # ------------------------------------------------------------------ nvfp4_dequantize
-    {"function": "nvfp4_dequantize", "why": "forgets the tensor scale",
-     "source": '''
+    {
+        "function": "nvfp4_dequantize",
+        "why": "forgets the tensor scale",
+        "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
     s = np.repeat(np.asarray(block_scales).astype(np.float32), 16, axis=-1)
     return (np.asarray(elements).astype(np.float32) * s).astype(np.float32)
-'''},
-    {"function": "nvfp4_dequantize", "why": "divides by the tensor scale (the encode scale's habit)",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_dequantize",
+        "why": "divides by the tensor scale (the encode scale's habit)",
+        "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
     s = np.repeat(np.asarray(block_scales).astype(np.float32), 16, axis=-1)
     return (np.asarray(elements).astype(np.float32) * s / np.float32(tensor_scale)).astype(np.float32)
-'''},
-    {"function": "nvfp4_dequantize", "why": "np.tile instead of np.repeat for the block scales",
-     "source": '''
+""",
+    },
+    {
+        "function": "nvfp4_dequantize",
+        "why": "np.tile instead of np.repeat for the block scales",
+        "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
     s = np.asarray(block_scales).astype(np.float32)
     s = np.tile(s, (1,) * (s.ndim - 1) + (16,))
     return (np.asarray(elements).astype(np.float32) * s * np.float32(tensor_scale)).astype(np.float32)
-'''},
+""",
+    },
 ]

@@ -1,0 +1,125 @@
+"""Code aimed at the grader, named: IPython hooks, frames, builtins, process control.
+
+``static_attacks`` reads the student's cells as text (the trusted side; nothing of theirs runs).
+It decides nothing a test could be fooled by (the checks run in another process): it tells an
+instructor who tried, with status ``tampered``.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .studentcode import Protected, cell_python, root_name
+
+# Attribute names with no use in these exercises but every use in an attack on the grader.
+SUSPICIOUS_ATTRS = {
+    "input_transformers_cleanup",
+    "input_transformers_post",
+    "input_transformer_manager",
+    "ast_transformers",
+    "showtraceback",
+    "_showtraceback",
+    "showsyntaxerror",
+    "excepthook",
+    "displayhook",
+    "settrace",
+    "setprofile",
+    "_getframe",
+    "f_back",
+    "f_globals",
+    "f_locals",
+    "f_code",
+    "f_builtins",
+    "co_consts",
+    "tb_frame",
+    "gi_frame",
+    "cr_frame",
+    "user_ns",
+    "user_global_ns",
+    "run_cell",
+    "run_cell_async",
+    "transform_cell",
+    "run_ast_nodes",
+    "run_code",
+    "__code__",
+    "__globals__",
+    "__builtins__",
+    "__dict__",
+    "__closure__",
+    "__subclasses__",
+    "register_magic_function",
+    "set_custom_exc",
+    "audit",
+    "addaudithook",
+    "modules",
+    "meta_path",
+    "path_hooks",
+}
+SUSPICIOUS_MODULES = {
+    "builtins",
+    "__builtin__",
+    "ctypes",
+    "gc",
+    "inspect",
+    "IPython",
+    "ipykernel",
+    "atexit",
+    "signal",
+    "importlib",
+    "traceback",
+    "sysconfig",
+    "_thread",
+    "threading",
+    "multiprocessing",
+    "subprocess",
+    "pty",
+    "code",
+    "codeop",
+    "unittest",
+    "pytest",
+    "numpy.testing",
+}
+SUSPICIOUS_CALLS = {
+    "globals",
+    "vars",
+    "setattr",
+    "delattr",
+    "exec",
+    "eval",
+    "compile",
+    "__import__",
+    "get_ipython",
+    "breakpoint",
+}
+
+
+def static_attacks(student_sources: list[str], protected: Protected) -> list[str]:
+    """Attacks on the checking machinery visible in the student's code (empty when none)."""
+    module_names = protected.modules | {"sys", "os", "np", "jnp", "jax", "math", "numpy"}
+    found = []
+    for src in student_sources:
+        try:
+            tree = ast.parse(cell_python(src))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRS:
+                found.append(f"uses .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__"):
+                found.append(f"uses {node.id}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SUSPICIOUS_CALLS:
+                found.append(f"calls {node.func.id}()")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and node.module in ("numpy", "sys", "os", "jax"):
+                    mods += [f"{node.module}.{a.name}" for a in node.names]
+                for m in mods:
+                    if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
+                        found.append(f"imports {m}")
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+                for t in targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
+                            found.append(f"assigns {ast.unparse(sub)}")
+    return sorted(set(found))
