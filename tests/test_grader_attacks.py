@@ -456,7 +456,9 @@ def test_the_checker_imports_and_reads_nothing_a_student_wrote(attacked):
 
 
 def test_a_hidden_tests_inputs_never_reach_a_visible_message(attacked):
-    """Hidden tests are answered by a second student process: what it learns stays there."""
+    """Hidden tests run after every visible test: what an answer learns from them reaches no
+    message a student reads (the lesson's hidden sequential_sum test comes before the visible
+    pairwise_sum test in the notebook)."""
     r = attacked[0]["hidden_inputs"]
     message = errors(r)["test_pairwise_sum_visible"]
     print(message, scores(r))

@@ -69,8 +69,7 @@ def student(tmp_path):
     s.start()
     s.wait_ready()
     ns = {}
-    router = type("Router", (), {"student": s})()
-    yield {name: StudentFunction(router, name, ns, dict(os.environ)) for name in s.defined}, s, work
+    yield {name: StudentFunction(s, name, ns, dict(os.environ)) for name in s.defined}, s, work
     s.stop()
 
 

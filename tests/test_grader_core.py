@@ -17,7 +17,7 @@ import pytest
 from autograder.grader import wire
 from autograder.grader.model import Result, TestRecord, TestResult
 from autograder.grader.outputs import feedback_html, write_outputs
-from autograder.grader.plan import build_plan, contract_names, docstring
+from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
 from autograder.grader.remote import StudentRaised
 from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
@@ -25,7 +25,6 @@ from autograder.grader.attacks import static_attacks
 from autograder.grader.studentcode import Protected, definitions_only, parse_error
 from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
 from autograder.grader.verdict import PRECEDENCE, decide, points_of, status
-from autograder.grader.plan import TestStep
 
 
 def roundtrip(value, **decoder):
@@ -360,6 +359,23 @@ def test_plan_runs_definitions_on_the_student_side_and_the_source_tests_in_the_c
     assert any("did not run" in n for n in plan.notes)
 
 
+@pytest.mark.parametrize(
+    "hidden, expected",
+    [
+        ([False, True, False, True, False], [0, 2, 4, 1, 3]),
+        ([True, True, False], [2, 0, 1]),
+        ([False, False], [0, 1]),
+        ([True], [0]),
+        ([], []),
+    ],
+)
+def test_every_visible_test_runs_before_any_hidden_one(hidden, expected):
+    """One student process answers both: no hidden input reaches it before the last visible
+    test (whose message a student reads); within each kind, notebook order."""
+    tests = [TestStep(f"t{i}", 1.0, h, "", "") for i, h in enumerate(hidden)]
+    assert run_order(tests) == expected
+
+
 def test_plan_names_edits_missing_answers_and_parse_errors():
     source, release = small_lesson()
     submitted = nbformat.reads(nbformat.writes(release), as_version=4)
@@ -410,6 +426,9 @@ def test_visible_messages_are_shown():
         ([], [], ["ok", "ok"], "ok"),
         ([], [], ["ok", "timeout"], "timeout"),
         ([], [], ["died", "timeout"], "error"),
+        # restarts used up by timeouts: the tests left are "not run", the row says timeout
+        ([], [], ["timeout", "timeout", "not_run", "not_run"], "timeout"),
+        ([], [], ["died", "died", "not_run"], "error"),
         ([], ["edited test_f_visible"], ["died"], "tampered"),
         (["imports ctypes"], [], ["ok"], "tampered"),
     ],
@@ -418,6 +437,14 @@ def test_status_precedence(attacks, edits, states, expected):
     records = [TestRecord(f"t{i}", s) for i, s in enumerate(states)]
     assert status(attacks, edits, records)[0] == expected
     assert PRECEDENCE.index(expected) >= 0
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_test_left_when_the_restarts_are_used_up_says_so(hidden):
+    why = "not run: the student's process could not be restarted (3 restarts used)"
+    step = TestStep("test_f_hidden" if hidden else "test_f_visible", 2.0, hidden, "", "")
+    got = points_of(step, TestRecord(step.grade_id, "not_run", "StudentDied", why), 10)
+    assert (got.score, got.error) == (0.0, why)
 
 
 def test_code_aimed_at_the_grader_zeroes_the_notebook():

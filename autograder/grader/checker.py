@@ -8,9 +8,9 @@ stand-ins that call the sandboxed student process (remote.py) and get plain data
 passes when its cell runs to the end without an exception and the student's process neither timed
 out nor died meanwhile.
 
-Two student processes, each in its own sandbox and work folder, hold the same definitions: one
-answers the visible tests, the other the hidden ones. What a student's function learns from a
-hidden test's inputs stays in the process whose messages no student ever reads.
+One student process, in its own sandbox and work folder, answers every test; the visible tests
+run first, then the hidden ones (plan.run_order): by the time a hidden test's inputs reach the
+student's code, every message a student will ever read (the visible tests') has been written.
 
 It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), with its
 home, working folder and configuration outside both students' folders: nothing a student's code
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from .remote import Budget, Student, StudentDied, StudentTimeout
+from .remote import Budget, RestartsUsed, Student, StudentDied, StudentTimeout
 from .standins import StudentFunction
 from .settings import Limits
 
@@ -88,17 +88,6 @@ def count_files(folder: Path, limit: int) -> int:
     return n
 
 
-class Router:
-    """Which student process the stand-ins call: the visible one or the hidden one."""
-
-    def __init__(self, students: dict):
-        self.students, self.kind = students, "visible"
-
-    @property
-    def student(self) -> Student:
-        return self.students[self.kind]
-
-
 class Checker:
     def __init__(self, job: dict, emit):
         self.job, self.emit = job, emit
@@ -114,34 +103,19 @@ class Checker:
             "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
             "names": job["contract"],
         }
-        students = {}
-        for kind in ("visible", "hidden"):
-            workdir = Path(job["workdirs"][kind])
-            students[kind] = Student(lambda w=workdir, k=kind: self._launch(w, k), init, self.budget, s["max_restarts"])
-            students[kind].contract = list(job["contract"])
-            students[kind].workdir = workdir
-        self.router = Router(students)
+        self.workdir = Path(job["workdir"])
+        self.student = Student(self._launch, init, self.budget, s["max_restarts"])
+        self.student.contract = list(job["contract"])
         self.max_output = s["max_output_chars"]
 
-    @property
-    def student(self) -> Student:
-        return self.router.student
-
-    def _launch(self, workdir: Path, kind: str):
+    def _launch(self):
         return sandbox.prepare(
-            Path(self.job["job_dir"]) / kind,
-            workdir,
+            Path(self.job["job_dir"]) / "student",
+            self.workdir,
             self.limits,
             Path(self.job["repository"]),
             self.job["settings"]["emulation"],
         )
-
-    def use(self, kind: str) -> None:
-        """The next cell calls the ``kind`` process; its temporary files go to that one's folder."""
-        import tempfile
-
-        self.router.kind = kind
-        tempfile.tempdir = str(self.student.workdir / "tmp")
 
     def _run(self, label: str, code: str) -> tuple[str, str, str, str]:
         """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
@@ -153,6 +127,8 @@ class Checker:
                 exec(compile(code, f"<{label}>", "exec"), self.ns)
         except StudentTimeout as exc:
             state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
+        except RestartsUsed as exc:
+            state, ename, evalue = "not_run", "StudentDied", _first_line(exc)
         except StudentDied as exc:
             state, ename, evalue = "died", "StudentDied", _first_line(exc)
         except BaseException as exc:  # noqa: BLE001  a failing check is data
@@ -169,39 +145,39 @@ class Checker:
         os.chdir(self.home)
         if job["settings"]["emulation"] != "none":
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
-        for student in self.router.students.values():  # they start while the checker runs its setup
-            try:
-                student.start()
-            except OSError as exc:
-                student.events.append(f"could not start the student's process: {exc}")
-        self.use("visible")
+        import tempfile
+
+        tempfile.tempdir = str(self.workdir / "tmp")  # a test's temporary files: where the student reads
+        try:  # it starts while the checker runs its setup
+            self.student.start()
+        except OSError as exc:
+            self.student.events.append(f"could not start the student's process: {exc}")
         setup_state, _, setup_error, _ = self._run("setup", job["setup"])
         for label, code in job["checker_cells"]:
             self._run(label, code)
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
-        for kind, student in self.router.students.items():
-            self.budget.start_cell()
-            try:
-                if student.proc is None:
-                    student.ensure()
-                else:
-                    student.wait_ready()
-            except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
-                ready_error = ready_error or _first_line(exc) or type(exc).__name__
-                student.stop()
-        defined = self.router.students["visible"].defined
+        self.budget.start_cell()
+        try:
+            if self.student.proc is None:
+                self.student.ensure()
+            else:
+                self.student.wait_ready()
+        except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
+            ready_error = _first_line(exc) or type(exc).__name__
+            self.student.stop()
+        defined = self.student.defined
         # a process that did not start answers nothing: every exercise then stands for a call that
         # tries to restart it, and ends as "died" (an error row), never as a silent NameError
         for name in defined if not ready_error else job["contract"]:
-            self.ns[name] = StudentFunction(self.router, name, self.ns, base_env)
+            self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.get("seed") or 0)  # hidden tests draw fresh inputs from it
         self.emit(
             {
                 "event": "ready",
                 "defined": defined,
-                "definition_errors": self.router.students["visible"].definition_errors,
+                "definition_errors": self.student.definition_errors,
                 "setup_error": "" if setup_state == "ok" else setup_error,
                 "student_error": ready_error,
             }
@@ -210,7 +186,6 @@ class Checker:
             if index < job.get("start_at", 0):
                 continue
             self.emit({"event": "start", "index": index})
-            self.use("hidden" if test["hidden"] else "visible")
             self.budget.start_cell()
             t0 = time.monotonic()
             if self.budget.left() <= 0:
@@ -222,10 +197,10 @@ class Checker:
                 events.append("memory limit reached")
             if "File too large" in evalue:  # RLIMIT_FSIZE
                 events.append("file size limit reached")
-            if count_files(self.student.workdir, self.limits.work_files) > self.limits.work_files:
+            if count_files(self.workdir, self.limits.work_files) > self.limits.work_files:
                 self.student.stop("file limit reached")
                 events.append("file limit reached")
-                empty(self.student.workdir)  # the flood goes with the process: later tests start clean
+                empty(self.workdir)  # the flood goes with the process: later tests start clean
             self.emit(
                 {
                     "event": "test",
@@ -240,27 +215,23 @@ class Checker:
             )
         for k, variant in enumerate(job.get("variants") or []):
             self.emit({"event": "variant", "index": k, **self._variant(variant)})
-        log = [line for student in self.router.students.values() for line in student.log]
-        for student in self.router.students.values():
-            student.stop()
+        log = list(self.student.log)
+        self.student.stop()
         self.emit({"event": "done", "log": log[-50:]})
 
     def _variant(self, variant: dict) -> dict:
         """Swap definitions in (an author's mutant or alternative), run the given tests, swap back.
-        Authoring only: one process (the visible one) answers every test."""
-        self.use("visible")
-        self.router.students["hidden"].stop()
+        Authoring only."""
         self.budget.start_cell()
         original = self.student.init_message
         failed, errors = [], []
         try:
             errors = self.student.define(variant["cells"])
             for name in variant.get("names", []):
-                self.ns.setdefault(name, StudentFunction(self.router, name, self.ns, dict(os.environ)))
+                self.ns.setdefault(name, StudentFunction(self.student, name, self.ns, dict(os.environ)))
             for index in variant["tests"]:
                 self.budget.start_cell()
                 test = self.job["tests"][index]
-                self.use("visible")
                 state = self._run(test["grade_id"], test["source"])[0]
                 if state != "ok":
                     failed.append(test["grade_id"])

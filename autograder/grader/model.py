@@ -11,7 +11,7 @@ class TestRecord:
 
     __test__ = False  # not a pytest test class
     grade_id: str
-    state: str = "skipped"  # ok | error | timeout | died | skipped
+    state: str = "skipped"  # ok | error | timeout | died | not_run (restarts used up) | skipped
     ename: str = ""
     evalue: str = ""  # first line of the exception (instructor-only for hidden tests)
     seconds: float = 0.0

@@ -53,6 +53,15 @@ def docstring(source: str) -> str:
     return doc.splitlines()[0] if doc else ""
 
 
+def run_order(tests: list[TestStep]) -> list[int]:
+    """The order the checker runs the tests in (indices into ``tests``): every visible test, then
+    every hidden one, each in notebook order. One student process answers them all; a hidden
+    test's inputs reach it only after the last visible test, whose messages (expected against
+    what came back) are the only ones a student reads, so no answer can echo a hidden input there.
+    Records and feedback stay in notebook order."""
+    return [i for i, t in enumerate(tests) if not t.hidden] + [i for i, t in enumerate(tests) if t.hidden]
+
+
 def graded_steps(source_nb) -> list[TestStep]:
     return [
         TestStep(cell_grade_id(c), points(c), is_hidden(c.source), docstring(c.source), c.source)

@@ -45,6 +45,11 @@ class StudentDied(BaseException):
     """The student's process ended, broke the channel, or could not be (re)started."""
 
 
+class RestartsUsed(StudentDied):
+    """The process is gone and its restarts are used up: the test did not run (its own state,
+    "not_run": the status comes from what used the restarts, a timeout or a death)."""
+
+
 class StudentRaised(Exception):
     """An exception of a type the checker does not rebuild (a class of the student's)."""
 
@@ -148,7 +153,7 @@ class Student:
         if self.alive():
             return
         if self.starts > self.max_restarts:
-            raise StudentDied(
+            raise RestartsUsed(
                 f"not run: the student's process could not be restarted ({self.max_restarts} restarts used)"
             )
         if self.budget.left() <= 1:

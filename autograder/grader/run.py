@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 
 from .model import Result, TestRecord, TestResult
-from .plan import Plan, build_plan, graded_steps
+from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import Settings
 from .submissions import parse_notebook, printable
 from .verdict import decide
@@ -90,9 +90,14 @@ def run_checker(
     seed: int = 0,
     start_at: int = 0,
 ) -> tuple[list[TestRecord], list[str]]:
-    """Run the plan's tests; one record per test, and notes for the student. ``variants`` (for
-    authors' mutant checks) are run after the tests, each result appended to the dicts given."""
-    records = [TestRecord(t.grade_id) for t in plan.tests]
+    """Run the plan's tests; one record per test (in the plan's order), and notes for the student.
+    The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that order.
+    ``variants`` (for authors' mutant checks; their "tests" index ``plan.tests``) are run after the
+    tests, each result added to the dicts given."""
+    order = run_order(plan.tests)
+    position = {i: k for k, i in enumerate(order)}
+    tests = [plan.tests[i] for i in order]
+    records = [TestRecord(t.grade_id) for t in tests]
     notes: list[str] = []
     variants = variants or []
     notebook_deadline = time.monotonic() + settings.notebook_timeout
@@ -102,30 +107,32 @@ def run_checker(
     os.chmod(job_dir, 0o755)
     try:
         while (
-            start_at < len(plan.tests) or any("result" not in v for v in variants)
+            start_at < len(tests) or any("result" not in v for v in variants)
         ) and checker_starts <= settings.max_restarts + len(variants):
             if time.monotonic() >= notebook_deadline - 1:
                 break
             home = job_dir / "checker"
-            workdirs = {kind: job_dir / kind / "work" for kind in ("visible", "hidden")}
-            for folder in (home, *workdirs.values()):
+            workdir = job_dir / "student" / "work"
+            for folder in (home, workdir):
                 (folder / "tmp").mkdir(parents=True, exist_ok=True)
             job = {
                 "settings": dataclasses.asdict(settings),
                 "job_dir": str(job_dir),
                 "checker_home": str(home),
-                "workdirs": {k: str(v) for k, v in workdirs.items()},
+                "workdir": str(workdir),
                 "repository": str(repository),
                 "setup": plan.setup,
                 "setup_label": "setup",
                 "student_cells": [list(c) for c in plan.student_cells],
                 "checker_cells": [list(c) for c in plan.checker_cells],
-                "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in plan.tests],
+                "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in tests],
                 "contract": plan.contract,
                 "start_at": start_at,
                 "seed": seed,
                 "variants": [
-                    {k: v for k, v in var.items() if k != "result"} for var in variants if "result" not in var
+                    {**{k: v for k, v in var.items() if k != "result"}, "tests": [position[i] for i in var["tests"]]}
+                    for var in variants
+                    if "result" not in var
                 ],
                 "notebook_seconds": notebook_deadline - time.monotonic(),
             }
@@ -176,7 +183,7 @@ def run_checker(
                     if i != current or records[i].state != "skipped":
                         continue  # only the test that was started, once
                     records[i] = TestRecord(
-                        plan.tests[i].grade_id,
+                        tests[i].grade_id,
                         str(event.get("state")),
                         str(event.get("ename", "")),
                         str(event.get("evalue", "")),
@@ -195,15 +202,15 @@ def run_checker(
             if finished:
                 break
             i = current if current is not None else start_at
-            if start_at >= len(plan.tests) and variants and not finished:  # stuck in a variant
+            if start_at >= len(tests) and variants and not finished:  # stuck in a variant
                 pending = [var for var in variants if "result" not in var]
                 if pending:
                     pending[0]["result"] = {"failed": ["<the checker was stopped>"], "errors": []}
-                    start_at = len(plan.tests)
+                    start_at = len(tests)
                     continue
-            if i < len(plan.tests):  # the checker hung or died on test i
+            if i < len(tests):  # the checker hung or died on test i
                 records[i] = TestRecord(
-                    plan.tests[i].grade_id,
+                    tests[i].grade_id,
                     "timeout" if time.monotonic() >= deadline() else "died",
                     "",
                     "the checker was stopped",
@@ -219,7 +226,7 @@ def run_checker(
         for proc in running:  # interrupted (Ctrl-C) or done: no checker outlives its notebook
             _kill(proc)
         shutil.rmtree(job_dir, ignore_errors=True)
-    return records, notes
+    return [records[position[i]] for i in range(len(order))], notes
 
 
 CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"

@@ -59,11 +59,11 @@ class StudentObject:
 
 
 class StudentFunction:
-    """Stands, in the checker's namespace, for the student's function of the same name; ``router``
-    says which student process answers (its ``student``)."""
+    """Stands, in the checker's namespace, for the student's function of the same name, answered by
+    ``student`` (remote.Student: their sandboxed process)."""
 
-    def __init__(self, router, name: str, namespace: dict, base_env: dict):
-        self.router, self.name, self.namespace, self.base_env = router, name, namespace, base_env
+    def __init__(self, student, name: str, namespace: dict, base_env: dict):
+        self.student, self.name, self.namespace, self.base_env = student, name, namespace, base_env
         self.__name__ = self.__qualname__ = name
         self.__doc__ = f"the student's {name}, called in their sandboxed process"
 
@@ -74,7 +74,7 @@ class StudentFunction:
         env = {k: v for k, v in os.environ.items() if self.base_env.get(k) != v}
         env.update({k: None for k in self.base_env if k not in os.environ})
         bind = {}
-        for other in self.router.student.contract:
+        for other in self.student.contract:
             current = self.namespace.get(other)
             if (
                 other != self.name
@@ -85,7 +85,7 @@ class StudentFunction:
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
     def __call__(self, *args, **kwargs):
-        value, after = self.router.student.call(self.name, args, kwargs, self._context())
+        value, after = self.student.call(self.name, args, kwargs, self._context())
         for i, new in after:  # what the student's function did to its (mutable) arguments
             old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
             if type(old) is list and type(new) is list:

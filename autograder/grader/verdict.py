@@ -24,6 +24,8 @@ def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
         return why if hidden else f"{why}" + (f" ({record.evalue})" if record.evalue and not limit else "")
     if record.state == "skipped":
         return "not run"
+    if record.state == "not_run":  # the restarts were used up by earlier timeouts or deaths
+        return record.evalue or "not run"
     if hidden:
         return "failed (the hidden test's details are not shown)"
     return f"{record.ename}: {record.evalue}" if record.evalue else record.ename
