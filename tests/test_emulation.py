@@ -1,8 +1,8 @@
 """Emulated TPU and GPU matmul precision (see autograder/emulate_precision.py): CPU CI then
 catches what only a TPU or GPU would show, such as the seed's DEFAULT-precision "fp32 reference"
 (on a TPU, an error of 0 and a division by zero). The emulation is on; every solution notebook
-passes under GPU precision here and under TPU precision in tests/test_notebooks.py; wrong answers
-that only a TPU reveals pass on plain CPU."""
+passes under GPU precision (tests/test_figures.py, the same run that checks its figures) and under
+TPU precision (tests/test_notebooks.py); wrong answers that only a TPU reveals pass on plain CPU."""
 
 import os
 import subprocess
@@ -14,7 +14,7 @@ from jupyter_client import KernelManager
 
 from autograder.lessoncheck import cell_errors, emulated_mutants, execute, grade_variants, load_mutants
 from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
-from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, source_nb
+from conftest import LESSONS, ROOT
 
 pytestmark = pytest.mark.slow
 MODES = ["tpu", "gpu"]
@@ -61,14 +61,6 @@ def test_emulation_is_on(tmp_path, mode):
     print(out.cells[0].outputs)
     assert cell_errors(out) == []
     assert out.cells[0].outputs[0]["text"].startswith(mode)
-
-
-@pytest.mark.parametrize("mode", ["gpu"])
-def test_solution_notebook_under_emulated_precision(lesson, mode, tmp_path):
-    """Under TF32 (GPU) precision. TPU precision: tests/test_notebooks.py, which grades every
-    wrong and correct candidate in the same emulated-TPU kernel that ran the solution."""
-    executed = execute(source_nb(lesson), cwd=tmp_path, env=emulation_env(tmp_path, mode))
-    assert_runs_clean_under_emulation(executed, lesson, mode)
 
 
 TPU_ONLY = [name for name in LESSONS if emulated_mutants(load_mutants(name), "tpu")]

@@ -1,10 +1,13 @@
 """Every figure of every lesson is readable: no two tick labels of one axis overlap and no text
 (tick labels, axis labels, titles, legends, annotations) is cut off by the figure's edge.
 
-How the figures are captured: each solution notebook runs in a fresh kernel under matplotlib's
-Agg backend with its graded test cells left out (they draw nothing; the exercises' solutions stay,
-so the figures that need them are drawn). A first injected cell replaces ``plt.show`` by a capture,
-and a capture cell follows every code cell, so every figure a cell leaves open is checked too.
+How the figures are captured: each solution notebook runs, whole (its graded tests, hidden ones
+included), in a fresh kernel under matplotlib's Agg backend and emulated GPU matmul precision
+(TF32: autograder/emulate_precision.py). The same run is the lesson's GPU check: every graded test
+passes and a demo cell may fail only on a fact about the real (CPU) backend (tests/conftest.py).
+Plain CPU: nbmake in `make test`; emulated TPU: tests/test_notebooks.py. A first injected cell
+replaces ``plt.show`` by a capture, and a capture cell follows every code cell, so every figure a
+cell leaves open is checked too.
 The capture draws the figure, asks ``fig.canvas.get_renderer()`` for the window extent of each
 text, and saves a screenshot to build/figures/<lesson>/cellNN-K.png (look at them: the test
 checks geometry, not meaning).
@@ -16,8 +19,8 @@ import json
 import nbformat
 import pytest
 
-from autograder.lessoncheck import cell_errors, execute
-from conftest import LESSONS, ROOT, source_nb
+from autograder.lessoncheck import emulation_env, execute
+from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, source_nb
 
 OUT = ROOT / "build" / "figures"
 
@@ -88,13 +91,12 @@ _plt.show = _capture
 
 
 def capture_notebook(nb, out_dir):
-    """A copy of ``nb`` without its graded test cells, with the capture cell first, each code cell
-    between one that records its index and a capture, and a last cell printing the report."""
+    """A copy of ``nb`` with the capture cell first, each code cell between one that records its
+    index and a capture, and a last cell printing the report."""
     new = copy.deepcopy(nb)
     cells = [nbformat.v4.new_code_cell(CAPTURE % {"out": str(out_dir)})]
     for i, cell in enumerate(nb.cells):
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type != "code" or (meta.get("grade") and not meta.get("solution")):
+        if cell.cell_type != "code":
             continue
         cells.append(nbformat.v4.new_code_cell(f"_FIG_CELL[:] = [{i}, 0]"))
         cells.append(copy.deepcopy(cell))
@@ -111,16 +113,15 @@ def figure_report(lesson, tmp_path):
     for old in out_dir.glob("*.png"):
         old.unlink()
     nb = capture_notebook(source_nb(lesson), out_dir)
-    executed = execute(nb, cwd=tmp_path, env={"MPLBACKEND": "Agg"})
-    errors = cell_errors(executed)
-    assert errors == [], f"{lesson}: cells failed while drawing the figures: {errors}"
+    executed = execute(nb, cwd=tmp_path, env={**emulation_env(tmp_path, "gpu"), "MPLBACKEND": "Agg"})
+    assert_runs_clean_under_emulation(executed, lesson, "gpu")
     last = executed.cells[-1].outputs
     text = "".join(o.get("text", "") for o in last if o.get("name") == "stdout")
     return json.loads(text.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_every_figure_has_readable_labels(lesson, tmp_path):
+def test_solution_runs_under_gpu_precision_and_every_figure_has_readable_labels(lesson, tmp_path):
     report = figure_report(lesson, tmp_path)
     print(f"{lesson}: {len(report)} figures, screenshots in {OUT / lesson}")
     assert report, f"{lesson} drew no figure"
