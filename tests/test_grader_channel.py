@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from autograder.grader import sandbox
+from autograder.grader import cgroup, sandbox
 from autograder.grader.remote import Budget, Student
 from autograder.grader.standins import StudentFunction
 from autograder.grader.settings import Limits
@@ -53,18 +53,49 @@ def start_ticker(path):
 
 def read(path):
     return open(path).read()
+
+def hog(children, mib, seconds):
+    """Children that each hold ``mib`` MiB (under the per-process address-space cap) for a while."""
+    pids = []
+    for _ in range(children):
+        pid = os.fork()
+        if pid == 0:
+            block = bytearray(mib * 2**20)
+            block[:: 4096] = b"x" * len(block[:: 4096])
+            time.sleep(seconds)
+            os._exit(0)
+        pids.append(pid)
+    return sorted(os.waitpid(p, 0)[1] for p in pids)
+
+def spin(children, seconds):
+    """Busy children: CPU the notebook graded next to this one would lose."""
+    pids = []
+    for _ in range(children):
+        pid = os.fork()
+        if pid == 0:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        pids.append(pid)
+    t0, c0 = time.monotonic(), os.times()
+    for p in pids:
+        os.waitpid(p, 0)
+    c1 = os.times()
+    return (c1.children_user + c1.children_system - c0.children_user - c0.children_system) / (time.monotonic() - t0)
 '''
 
 
 @pytest.fixture
-def student(tmp_path):
+def student(tmp_path, request):
+    limits = getattr(request, "param", Limits())
     work = tmp_path / "work"
     (work / "tmp").mkdir(parents=True)
-    names = ["walk", "pending", "start_ticker", "read"]
+    names = ["walk", "pending", "start_ticker", "read", "hog", "spin"]
     init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": names}
     budget = Budget(120, 60)
     budget.start_cell()
-    s = Student(lambda: sandbox.prepare(tmp_path, work, Limits(), ROOT, "none"), init, budget, 1)
+    s = Student(lambda: sandbox.prepare(tmp_path, work, limits, ROOT, "none"), init, budget, 1)
     s.contract = list(init["names"])
     s.start()
     s.wait_ready()
@@ -108,3 +139,31 @@ def test_nothing_of_the_students_runs_between_calls(student):
     time.sleep(0.5)  # a running ticker would write about 50 times meanwhile
     assert Path(path).read_text() == first, "the student's thread ran while the checker had control"
     assert int(fns["read"](path)) >= int(first)
+
+
+needs_cgroup = pytest.mark.skipif(
+    not {"memory", "cpu"} <= set(cgroup.cgroup_roots()), reason="no memory and cpu cgroup here (not root?)"
+)
+
+
+@needs_cgroup
+@pytest.mark.parametrize("student", [Limits(group_memory_bytes=1 * 2**30)], indirect=True)
+def test_forked_children_share_one_memory_cap(student):
+    """Each child stays under the per-process address-space cap; together they pass the group's
+    1 GiB: the kernel kills one, and the row would say "memory limit reached"."""
+    fns, s, _ = student
+    statuses = fns["hog"](4, 400, 3)
+    s.check_limits()
+    print(statuses, s.events)
+    assert any(status != 0 for status in statuses), "a child was killed"
+    assert "memory limit reached" in s.events
+
+
+@needs_cgroup
+@pytest.mark.parametrize("student", [Limits(cpus=0.5)], indirect=True)
+def test_busy_children_share_one_cpu_cap(student):
+    """Four busy children get half a core between them, whatever the machine has."""
+    fns, _, _ = student
+    cores = fns["spin"](4, 2.0)
+    print(f"{cores:.2f} cores used")
+    assert cores < 0.75

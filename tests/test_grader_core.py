@@ -24,7 +24,7 @@ from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks
 from autograder.grader.studentcode import Protected, definitions_only, parse_error
 from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
-from autograder.grader.verdict import PRECEDENCE, decide, points_of, status
+from autograder.grader.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
 
 
 def roundtrip(value, **decoder):
@@ -400,6 +400,7 @@ def test_contract_and_docstrings():
 
 # ------------------------------------------------------------------------------------ verdict
 STEP = TestStep("test_f_hidden", 2.0, True, "Hidden: fresh inputs.", "")
+VISIBLE = TestStep("test_f_visible", 1.0, False, "f adds one.", "")
 
 
 @pytest.mark.parametrize(
@@ -439,12 +440,54 @@ def test_status_precedence(attacks, edits, states, expected):
     assert PRECEDENCE.index(expected) >= 0
 
 
-@pytest.mark.parametrize("hidden", [False, True])
-def test_a_test_left_when_the_restarts_are_used_up_says_so(hidden):
+def test_a_visible_test_left_when_the_restarts_are_used_up_says_so():
     why = "not run: the student's process could not be restarted (3 restarts used)"
-    step = TestStep("test_f_hidden" if hidden else "test_f_visible", 2.0, hidden, "", "")
+    step = TestStep("test_f_visible", 2.0, False, "", "")
     got = points_of(step, TestRecord(step.grade_id, "not_run", "StudentDied", why), 10)
     assert (got.score, got.error) == (0.0, why)
+
+
+HIDDEN_ENDINGS = [
+    TestRecord("test_f_hidden", "error", "ValueError", "bit"),
+    TestRecord("test_f_hidden", "error", "AssertionError", "expected 6 got 5"),
+    TestRecord("test_f_hidden", "timeout", "TimeoutError", ""),
+    TestRecord("test_f_hidden", "died", "StudentDied", "exit 1"),
+    TestRecord("test_f_hidden", "died", "StudentDied", "", student=["process limit reached"]),
+    TestRecord("test_f_hidden", "died", "StudentDied", "", student=["file limit reached"]),
+    TestRecord("test_f_hidden", "died", "MemoryError", "", student=["memory limit reached"]),
+    TestRecord("test_f_hidden", "not_run", "StudentDied", "not run: 3 restarts used"),
+    TestRecord("test_f_hidden", "skipped"),
+]
+
+
+def test_every_way_a_hidden_test_can_fail_looks_the_same_to_the_student():
+    """An answer that chooses how a hidden test ends (raise, hang, die, hit a limit) cannot send a
+    hidden input's bits through the kind of failure: the student's page shows one message, and its
+    status comes from the visible tests only; the instructor's records keep the detail."""
+    seen = set()
+    for record in HIDDEN_ENDINGS:
+        t = points_of(STEP, record, 10)
+        seen.add((t.score, t.error, t.output))
+        r = decide(Result("s", "l"), [VISIBLE, STEP], [TestRecord("test_f_visible", "ok"), record], [], [], 10)
+        seen.add((r.shown_status, r.shown_detail))
+        page = feedback_html(r)
+        for word in ("limit", "timed out", "died", "not run", "bit", "expected 6"):
+            assert word not in page, (record, word)
+    assert seen == {(0.0, HIDDEN_FAILED, ""), ("ok", "")}, seen
+    r = decide(Result("s", "l"), [STEP], [HIDDEN_ENDINGS[4]], [], [], 10)
+    assert (r.status, r.detail) == ("error", "process limit reached in test_f_hidden (the other tests were graded)")
+
+
+def test_the_detail_names_each_tests_own_limit():
+    records = [
+        TestRecord("test_a", "died", student=["memory limit reached"]),
+        TestRecord("test_b", "died", student=["process limit reached"]),
+        TestRecord("test_c", "died"),
+    ]
+    assert status([], [], records)[1] == (
+        "memory limit reached in test_a; process limit reached in test_b; "
+        "the student's process died in test_c (the other tests were graded)"
+    )
 
 
 def test_code_aimed_at_the_grader_zeroes_the_notebook():

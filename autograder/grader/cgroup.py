@@ -1,9 +1,17 @@
-"""The student's processes as one pids cgroup: a cap on processes and threads, a freeze between
-calls, the cap's hit read back, and every process killed at the end.
+"""The student's processes as one cgroup: caps on processes and threads, on the memory they hold
+together and on the CPU they use, a freeze between calls, the caps' hits read back, and every
+process killed at the end.
+
+rlimits are per process: a student's code that forks eight children each holding 700 MiB stays
+under RLIMIT_AS and takes 5 GiB of the grading machine; busy children take its CPU from the
+notebook graded next to it. The cgroup holds them all: ``pids`` (processes and threads),
+``memory`` (``Limits.group_memory_bytes`` together, no swap; an OOM kill is named "memory limit
+reached") and ``cpu`` (``Limits.cpus`` cores at most).
 
 cgroup v2 where the grader may write to /sys/fs/cgroup (root, or a delegated subtree), else v1's
-pids hierarchy; ``new_cgroup`` returns None where neither is writable (the sandbox then caps
-processes with RLIMIT_NPROC and freezes with SIGSTOP).
+hierarchies (one folder per controller); a controller that cannot be set up is left out (where
+pids cannot, ``new_cgroup`` returns None: the sandbox then caps processes with RLIMIT_NPROC and
+freezes with SIGSTOP). ``describe`` says which caps hold.
 """
 
 from __future__ import annotations
@@ -12,20 +20,31 @@ import functools
 import os
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .settings import Limits
 
+V2 = Path("/sys/fs/cgroup")
+CONTROLLERS = ("pids", "memory", "cpu")
+PERIOD_US = 100_000
+
 
 @dataclass
 class Cgroup:
-    """A pids cgroup for one student process (v2 or v1 hierarchy, whichever is writable)."""
+    """One student's cgroup: ``path`` holds the pids controller (v2: every controller); v1's other
+    hierarchies each hold a folder of their own (``extra``)."""
 
     path: Path
+    extra: dict[str, Path] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
 
-    def join(self) -> None:  # in the child, before exec
-        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+    @property
+    def folders(self) -> list[Path]:
+        return [self.path, *self.extra.values()]
+
+    def _file(self, controller: str, name: str) -> Path:
+        return self.extra.get(controller, self.path) / name
 
     def pids(self) -> list[int]:
         try:
@@ -55,63 +74,156 @@ class Cgroup:
                     pass
                 done.add(pid)
 
-    def limit_hit(self) -> bool:
-        try:
-            for line in (self.path / "pids.events").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "max" and int(value) > 0:
-                    return True
-        except (OSError, ValueError):
-            pass
-        return False
+    def limits_hit(self) -> list[str]:
+        """The caps hit since the group was made, each named once over the group's life."""
+        hit = []
+        if _counter(self._file("pids", "pids.events"), "max") > 0:
+            hit.append("process limit reached")
+        if "memory" in self.extra:  # v1
+            oom = _counter(self._file("memory", "memory.oom_control"), "oom_kill")
+        else:
+            oom = _counter(self.path / "memory.events", "oom_kill")
+        if oom > 0:
+            hit.append("memory limit reached")
+        new = [h for h in hit if h not in self.reported]
+        self.reported.update(new)
+        return new
 
     def remove(self) -> None:
-        for _ in range(50):
-            if not (self.path / "cgroup.procs").exists():
-                return
-            for pid in self.pids():
+        for folder in self.folders:
+            for _ in range(50):
+                if not (folder / "cgroup.procs").exists():
+                    break
+                for pid in [int(p) for p in _read(folder / "cgroup.procs").split() if p.isdigit()]:
+                    try:
+                        os.kill(pid, 9)
+                    except OSError:
+                        pass
                 try:
-                    os.kill(pid, 9)
+                    folder.rmdir()
+                    break
                 except OSError:
-                    pass
-            try:
-                self.path.rmdir()
-                return
-            except OSError:
-                time.sleep(0.05)
+                    time.sleep(0.05)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _counter(path: Path, key: str) -> int:
+    for line in _read(path).splitlines():
+        name, _, value = line.partition(" ")
+        if name == key and value.strip().isdigit():
+            return int(value)
+    return 0
+
+
+def _probe(root: Path, settings: dict[str, str]) -> bool:
+    probe = root / f"probe-{os.getpid()}"
+    try:
+        probe.mkdir(exist_ok=True)
+        for name, value in settings.items():
+            (probe / name).write_text(value)
+        return True
+    except OSError:
+        return False
+    finally:
+        try:
+            probe.rmdir()
+        except OSError:
+            pass
 
 
 @functools.lru_cache(maxsize=1)
-def cgroup_root() -> Path | None:
-    candidates = []
-    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
-        candidates.append(Path("/sys/fs/cgroup"))
-    candidates.append(Path("/sys/fs/cgroup/pids"))
-    for base in candidates:
-        root = base / "course-grader"
+def cgroup_roots() -> dict[str, Path]:
+    """{controller: the folder under which each student's group is made}, for the controllers
+    this machine lets the grader use; empty when pids is not among them."""
+    if (V2 / "cgroup.controllers").exists():
+        root = V2 / "course-grader"
         try:
             root.mkdir(exist_ok=True)
-            if base == Path("/sys/fs/cgroup"):
-                (base / "cgroup.subtree_control").write_text("+pids")
-                (root / "cgroup.subtree_control").write_text("+pids")
-            probe = root / f"probe-{os.getpid()}"
-            probe.mkdir(exist_ok=True)
-            (probe / "pids.max").write_text("10")
-            probe.rmdir()
-            return root
+        except OSError:
+            root = None
+        if root is not None:
+            usable = {}
+            for c in CONTROLLERS:
+                try:
+                    (V2 / "cgroup.subtree_control").write_text(f"+{c}")
+                    (root / "cgroup.subtree_control").write_text(f"+{c}")
+                except OSError:
+                    continue
+                usable[c] = root
+            if "pids" in usable and _probe(root, {"pids.max": "10"}):
+                return usable
+    usable = {}
+    for c in CONTROLLERS:
+        root = V2 / c / "course-grader"
+        try:
+            root.mkdir(exist_ok=True)
         except OSError:
             continue
-    return None
+        check = {"pids": {"pids.max": "10"}, "memory": {"memory.limit_in_bytes": str(2**30)}}.get(
+            c, {"cpu.cfs_period_us": str(PERIOD_US)}
+        )
+        if _probe(root, check):
+            usable[c] = root
+    return usable if "pids" in usable else {}
+
+
+def cgroup_root() -> Path | None:
+    """Where the pids groups are made (None: no cgroup at all)."""
+    return cgroup_roots().get("pids")
+
+
+def describe() -> str:
+    caps = cgroup_roots()
+    names = {"pids": "processes", "memory": "memory (together)", "cpu": "CPU"}
+    return "a cgroup caps " + ", ".join(names[c] for c in CONTROLLERS if c in caps) if caps else ""
 
 
 def new_cgroup(limits: Limits) -> Cgroup | None:
-    root = cgroup_root()
-    if root is None:
+    roots = cgroup_roots()
+    if not roots:
         return None
-    path = root / uuid.uuid4().hex[:16]
-    try:
-        path.mkdir()
-        (path / "pids.max").write_text(str(limits.processes))
-    except OSError:
-        return None
-    return Cgroup(path)
+    name = uuid.uuid4().hex[:16]
+    v2 = roots["pids"].parent == V2
+    quota = str(int(limits.cpus * PERIOD_US)) if limits.cpus else "max"
+    if v2:
+        settings = {"pids": {"pids.max": str(limits.processes)}}
+        settings["memory"] = {"memory.max": str(limits.group_memory_bytes), "memory.swap.max": "0"}
+        settings["cpu"] = {"cpu.max": f"{quota} {PERIOD_US}"}
+    else:
+        settings = {
+            "pids": {"pids.max": str(limits.processes)},
+            "memory": {"memory.limit_in_bytes": str(limits.group_memory_bytes)},
+            "cpu": {"cpu.cfs_period_us": str(PERIOD_US), "cpu.cfs_quota_us": quota if limits.cpus else "-1"},
+        }
+    group = None
+    for controller, root in roots.items():
+        folder = root / name
+        try:
+            if not folder.exists():
+                folder.mkdir()
+            for file, value in settings[controller].items():
+                try:
+                    (folder / file).write_text(value)
+                except OSError:
+                    if file != "memory.swap.max":  # no swap accounting: nothing to cap
+                        raise
+            if controller == "memory" and not v2:
+                try:  # v1: no swap either, where swap accounting is on
+                    (folder / "memory.memsw.limit_in_bytes").write_text(str(limits.group_memory_bytes))
+                except OSError:
+                    pass
+        except OSError:
+            if controller == "pids":
+                return None
+            continue
+        if group is None:
+            group = Cgroup(folder)
+        elif not v2:
+            group.extra[controller] = folder
+    return group

@@ -134,7 +134,9 @@ class Checker:
         except BaseException as exc:  # noqa: BLE001  a failing check is data
             state, ename, evalue = "error", type(exc).__name__, _first_line(exc)
         events = self.student.events
-        if state in ("ok", "error") and any("timed out" in e for e in events):
+        if state in ("ok", "error") and any(e.startswith("not run") for e in events):
+            state = "not_run"
+        elif state in ("ok", "error") and any("timed out" in e for e in events):
             state = "timeout"
         elif state in ("ok", "error") and events:
             state = "died"
@@ -192,6 +194,7 @@ class Checker:
                 state, ename, evalue, output = "timeout", "TimeoutError", "the notebook's time was used up", ""
             else:
                 state, ename, evalue, output = self._run(test["grade_id"], test["source"])
+            self.student.check_limits()  # a cap hit by a child the test never saw die
             events = list(self.student.events)
             if ename == "MemoryError":  # the address-space cap, named in the row
                 events.append("memory limit reached")
@@ -210,7 +213,7 @@ class Checker:
                     "evalue": evalue,
                     "seconds": round(time.monotonic() - t0, 3),
                     "output": output,
-                    "student": events,
+                    "student": list(dict.fromkeys(events)),
                 }
             )
         for k, variant in enumerate(job.get("variants") or []):

@@ -45,6 +45,8 @@ class Result:
     seconds: float = 0.0
     digest: str = ""  # sha256 of the submission, the lesson and the settings: a rerun skips it if unchanged
     seed: int | None = None  # GRADING_SEED the hidden tests drew their inputs from (None: not graded)
+    shown_status: str = ""  # the status on the student's page: from visible tests only ("": status)
+    shown_detail: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -31,15 +31,17 @@ def feedback_html(r: Result) -> str:
         for t in r.tests
     )
     notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
+    shown, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
 td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
 .pass{{background:#e8f5e9}}.fail{{background:#ffebee}}small{{color:#555}}</style></head><body>
 <h1>{e(r.notebook)}</h1><p>Student: <b>{e(r.student)}</b>. Score: <b>{r.score:g} / {r.max_score:g}</b>.
-Status: <b>{e(r.status)}</b>{(" (" + e(r.detail) + ")") if r.detail else ""}.</p>
+Status: <b>{e(shown)}</b>{(" (" + e(detail) + ")") if detail else ""}.</p>
 {("<ul>" + notes + "</ul>") if notes else ""}
 <table><tr><th>check</th><th>points</th><th>result</th><th>message</th></tr>{rows}</table>
-<p>Hidden tests run fresh inputs and edge cases; their code and their messages are not shown.</p></body></html>"""
+<p>Hidden tests run fresh inputs and edge cases; they show passed or failed only (never their code,
+messages, or how they failed), and the status above comes from the visible checks.</p></body></html>"""
 
 
 def write_outputs(out: Path, results: list[Result]) -> None:

@@ -119,14 +119,19 @@ class Student:
             [[str(x)[:300] for x in e] for e in errors if isinstance(e, list)][:20] if isinstance(errors, list) else []
         )
 
+    def check_limits(self) -> None:
+        """The cgroup's caps hit since the last look (a child OOM-killed, the process cap), as
+        events of the test running now."""
+        if self.launch is not None and self.launch.cgroup is not None:
+            self.events.extend(self.launch.cgroup.limits_hit())
+
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self, why: str = "") -> None:
         if why:
             self.events.append(why)
-        if self.launch is not None and self.launch.cgroup is not None and self.launch.cgroup.limit_hit():
-            self.events.append("process limit reached")
+        self.check_limits()
         if self.proc is not None:
             try:
                 if not self.launch.namespaced:
@@ -152,11 +157,13 @@ class Student:
         """A live, defined process for the next call, or StudentDied."""
         if self.alive():
             return
+        # recorded as an event too: a test that catches the exception still cannot pass
         if self.starts > self.max_restarts:
-            raise RestartsUsed(
-                f"not run: the student's process could not be restarted ({self.max_restarts} restarts used)"
-            )
+            why = f"not run: the student's process could not be restarted ({self.max_restarts} restarts used)"
+            self.events.append(why)
+            raise RestartsUsed(why)
         if self.budget.left() <= 1:
+            self.events.append("timed out: no time left to restart the student's process")
             raise StudentTimeout("no time left to restart the student's process")
         self.stop()
         self.start()

@@ -11,8 +11,10 @@ process gets
   (shared with its checker, which reads what it writes there), and private ``/tmp`` and
   ``/dev/shm`` (size-capped, gone with it); no ``/etc/shadow``, no other ``/proc``, no repository;
 - caps (rlimits, set before bwrap starts and inherited): address space, file size, open files,
-  no core dumps; and, where the grader may create one, a pids cgroup capping processes and threads
-  (a fork bomb or a thread flood stops there, and the row says "process limit reached").
+  no core dumps; and, where the grader may create one, a cgroup (cgroup.py) capping processes and
+  threads, the memory they hold together and the CPU they use (a fork bomb or a thread flood stops
+  there, and the row says "process limit reached"; forked children holding memory, "memory limit
+  reached").
 Landlock (landlock.py) is applied inside as a second layer where the kernel has it.
 
 Without bubblewrap or user namespaces (macOS, some containers), the process runs with the caps and
@@ -29,7 +31,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cgroup import Cgroup, cgroup_root, new_cgroup
+from . import cgroup as cgroups
+from .cgroup import Cgroup, new_cgroup
 from .settings import Limits
 
 HERE = Path(__file__).resolve().parent
@@ -73,7 +76,7 @@ def bwrap_works() -> str:
 def describe() -> str:
     """One line for the start of a grading run: which layers hold."""
     why = bwrap_works()
-    cg = "a pids cgroup caps processes" if cgroup_root() else "no pids cgroup (processes capped only by rlimits)"
+    cg = cgroups.describe() or "no cgroup (processes capped only by rlimits, memory per process only)"
     if not why:
         return (
             "sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
@@ -153,8 +156,8 @@ spec = json.loads(sys.argv[1])
 for name, value in spec["rlimits"].items():
     resource.setrlimit(getattr(resource, name), (value, value) if name != "RLIMIT_NPROC" else
                        (value, resource.getrlimit(resource.RLIMIT_NPROC)[1]))
-if spec["cgroup"]:
-    with open(os.path.join(spec["cgroup"], "cgroup.procs"), "w") as f:
+for folder in spec["cgroups"]:
+    with open(os.path.join(folder, "cgroup.procs"), "w") as f:
         f.write(str(os.getpid()))
 if spec["setsid"]:
     os.setsid()
@@ -185,7 +188,7 @@ class Launch:
             rlimits["RLIMIT_NPROC"] = lim.processes
         spec = {
             "rlimits": rlimits,
-            "cgroup": str(self.cgroup.path) if self.cgroup else "",
+            "cgroups": [str(f) for f in self.cgroup.folders] if self.cgroup else [],
             "setsid": not self.namespaced,
             "parent": os.getpid(),
         }
