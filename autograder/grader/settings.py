@@ -19,7 +19,8 @@ class Limits:
     open_files: int = 1024  # open file descriptors (RLIMIT_NOFILE)
     processes: int = 256  # processes and threads (pids cgroup; RLIMIT_NPROC when not root)
     group_memory_bytes: int = 4 * GiB  # memory all its processes hold together (memory cgroup, no swap)
-    cpus: float = 1.0  # cores all its processes may use together (cpu cgroup; 0: no cap)
+    cpus: float = 0.0  # cores all its processes may use together (cpu cgroup); 0: no cap (the default:
+    # a 1-core cap throttled JAX's threads and ran a loaded grader's cells past their limits)
     tmpfs_bytes: int = 256 * 2**20  # its private /tmp and /dev/shm, each
     work_files: int = 20_000  # files it may leave in its work folder
 
