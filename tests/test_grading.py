@@ -50,6 +50,30 @@ def wrong_answer(lesson):
 WRONG_ONE = ["02_matmul_accumulation"]
 
 
+# Red team: two unwritten functions, each answered by the reference of the other that a hidden
+# test lends (the other exercises are rebound to the references so that a wrong answer costs only
+# its own points). Lending only the exercises BEFORE the tested one breaks the cycle.
+CIRCULAR = {
+    "quantize_per_channel": (
+        "import numpy as np\n\ndef quantize_per_channel(w):\n"
+        "    other = quantize_per_tensor\n"
+        "    if type(other).__name__ != 'Lent':\n        raise NotImplementedError()\n"
+        "    w = np.asarray(w)\n"
+        "    parts = [other(w[:, j:j + 1]) for j in range(w.shape[1])]\n"
+        "    q = np.concatenate([np.asarray(p[0]).reshape(-1, 1) for p in parts], axis=1).astype(np.int8)\n"
+        "    return q, np.array([[float(np.asarray(p[1])) for p in parts]], np.float32)\n"
+    ),
+    "quantize_per_tensor": (
+        "import numpy as np\n\ndef quantize_per_tensor(w):\n"
+        "    other = quantize_per_channel\n"
+        "    if type(other).__name__ != 'Lent':\n        raise NotImplementedError()\n"
+        "    w = np.asarray(w)\n"
+        "    q, s = other(w.reshape(-1, 1))\n"
+        "    return np.asarray(q).reshape(w.shape).astype(np.int8), np.asarray(s, np.float32).reshape(())\n"
+    ),
+}
+
+
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
     subs = tmp_path_factory.mktemp("class") / "submissions"
@@ -62,6 +86,8 @@ def graded_class(tmp_path_factory):
             fill_answers(student_nb(lesson), source_nb(lesson), {mutant["function"]: mutant["source"]}),
             subs / "wrong" / f"{lesson}.ipynb",
         )
+    lesson = "03_int8_quantization"
+    write(fill_answers(student_nb(lesson), source_nb(lesson), CIRCULAR), subs / "circular" / f"{lesson}.ipynb")
     results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
@@ -160,3 +186,15 @@ def test_check_recognises_a_renamed_copy(tmp_path):
     write(other, tmp_path / "other.ipynb")
     (tmp_path / "broken.ipynb").write_text("{ not json")
     assert lesson_of(tmp_path / "other.ipynb") is None and lesson_of(tmp_path / "broken.ipynb") is None
+
+
+def test_two_unwritten_exercises_cannot_answer_each_other_through_the_lent_references(graded_class):
+    """Only what comes before the tested exercise is lent: quantize_per_tensor written on top of
+    quantize_per_channel keeps its hidden points (a correct answer given a correct per-channel),
+    quantize_per_channel, written on nothing, gets none (4/15 before: both hidden tests)."""
+    lesson = "03_int8_quantization"
+    r = graded_class[("circular", lesson)]
+    scores = {t.grade_id: t.score for t in r.tests}
+    print(r.score, r.status, scores)
+    assert scores["test_quantize_per_channel_hidden"] == 0 and scores["test_quantize_per_channel_visible"] == 0
+    assert r.score == points_by_test(lesson)["test_quantize_per_tensor_hidden"]

@@ -111,3 +111,28 @@ def test_installs_happen_only_on_colab(lesson):
         if cell.cell_type == "code" and re.search(r"pip\b.*\binstall\b", code):
             assert "google.colab" in cell.source, "pip install outside a Colab guard"
             assert "find_spec" in cell.source, "install only what is missing"
+
+
+def test_hidden_tests_lend_only_the_exercises_before_their_own(lesson):
+    """A hidden test may rebind other exercises to the references (``_Isolated``: a wrong answer
+    then costs only its own exercise's points), but only those that come BEFORE the exercise it
+    tests: the references the student's code can then reach form a chain, never a cycle. (With
+    every other exercise lent, two unwritten functions each answered by the other's reference took
+    both hidden tests: 4/15 from nothing in lesson 03.)"""
+    nb = source_nb(lesson)
+    order = [cell_grade_id(c)[len("answer_") :] for c in nb.cells if cell_grade_id(c).startswith("answer_")]
+    for cell in nb.cells:
+        gid = cell_grade_id(cell)
+        if not gid.endswith("_hidden") or "_Isolated(" not in cell.source:
+            continue
+        tested = gid[len("test_") : -len("_hidden")]
+        calls = [
+            n
+            for n in ast.walk(ast.parse(cell.source))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_Isolated"
+        ]
+        for call in calls:
+            lent = [a.value for a in call.args if isinstance(a, ast.Constant)]
+            assert len(lent) == len(call.args), f"{gid}: _Isolated takes names as literal strings"
+            later = [n for n in lent if order.index(n) >= order.index(tested)]
+            assert later == [], f"{gid} lends {later}: not before {tested} in the lesson"
