@@ -13,6 +13,13 @@
 swaps each answer listed in CANDIDATES.py (lists MUTANTS, CORRECT or WRONG of dicts
 ``function, why, source``) into the solution and prints which test cells fail (not their code),
 optionally under emulated TPU or GPU matmul precision.
+
+    python -m autograder.lessoncheck sweep NN_name [--seeds N] [--first I] [--seed S ...]
+
+grades the solution, every mutant and every alternative once per grading seed (the
+``GRADING_SEED`` hidden tests draw their inputs from; N seeds drawn as the grader draws them, or
+the seeds given) and prints, per seed, any test the solution fails, any alternative rejected and
+any mutant not caught: run it before committing a hidden test that draws random data.
 """
 
 from __future__ import annotations
@@ -174,6 +181,7 @@ def grade_variants(
     alternatives: list[dict] = (),
     root: Path = ROOT,
     solution_tests: bool = True,
+    seed: int = 0,
 ):
     """Grade each candidate answer exactly as the grader does (autograder/grader): the solution
     submitted through the definitions-only plan, the sandboxed student process and the trusted
@@ -181,7 +189,8 @@ def grade_variants(
     can reach it run in the checker, the original swapped back. Alternatives (correct answers) run
     only their own exercise's tests. Returns (records of the solution's tests, MutantResults for
     ``candidates`` then ``alternatives``); ``solution_tests=False`` skips grading the solution itself
-    (its records then stay "skipped")."""
+    (its records then stay "skipped"). ``seed`` is the ``GRADING_SEED`` the hidden tests see, as
+    ``grade`` gives each notebook its own."""
     from .grader.plan import build_plan
     from .grader.run import run_checker
     from .grader.settings import Settings
@@ -216,7 +225,9 @@ def grade_variants(
             }
         )
     settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
-    records, _ = run_checker(plan, settings, root, variants, start_at=0 if solution_tests else len(plan.tests))
+    records, _ = run_checker(
+        plan, settings, root, variants, seed=seed, start_at=0 if solution_tests else len(plan.tests)
+    )
     results = []
     for m, v in zip([*candidates, *alternatives], variants):
         r = v.get("result", {"failed": ["<not run>"], "errors": []})
@@ -247,7 +258,64 @@ def try_answers(path: Path, candidates_file: Path, mode: str | None) -> int:
     return 0
 
 
+def sweep_problems(lesson: str, seed: int, emulation: str = "tpu") -> list[str]:
+    """Grade the solution, every mutant and every alternative of ``lesson`` with ``GRADING_SEED =
+    seed``: what went wrong (a test the solution fails, an alternative rejected, a mutant not caught
+    or costing another exercise), empty when nothing did."""
+    mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
+    records, results = grade_variants(lesson, mutants, emulation, alternatives, seed=seed)
+    problems = [f"the solution fails {r.grade_id} ({r.state} {r.ename})" for r in records if r.state != "ok"]
+    problems += [
+        f"mutant not caught: {r.function}: {r.why} -> failed {r.failed_tests}"
+        for r in results[: len(mutants)]
+        if not r.ok
+    ]
+    problems += [
+        f"alternative rejected: {r.function}: {r.why} -> failed {r.failed_tests}"
+        for r in results[len(mutants) :]
+        if r.failed_tests
+    ]
+    return problems
+
+
+def sweep(lesson: str, seeds: list[int]) -> int:
+    """``sweep_problems`` for each seed, printed as it goes; 1 if any seed had a problem."""
+    failed = []
+    for seed in seeds:
+        t0 = time.perf_counter()
+        problems = sweep_problems(lesson, seed)
+        print(f"{lesson} GRADING_SEED={seed}: {'ok' if not problems else 'FAIL'} ({time.perf_counter() - t0:.0f} s)")
+        for p in problems:
+            print(f"    {p}")
+        sys.stdout.flush()
+        failed += [seed] if problems else []
+    print(f"{lesson}: {len(seeds)} seeds, {len(failed)} with problems{': ' + str(failed) if failed else ''}")
+    return 1 if failed else 0
+
+
+def sweep_main(argv: list[str]) -> int:
+    """sweep NN_name [--seeds N] [--first I] [--seed S ...]: N seeds drawn as the grader draws them
+    (``notebook_seed(i, "sweep", lesson)`` for i = I .. I+N-1), or the seeds given."""
+    from .grader.run import notebook_seed
+
+    lesson, n, first, given = Path(argv[0]).stem, 20, 0, []
+    rest = argv[1:]
+    while rest:
+        flag, value, rest = rest[0], int(rest[1]), rest[2:]
+        if flag == "--seeds":
+            n = value
+        elif flag == "--first":
+            first = value
+        elif flag == "--seed":
+            given.append(value)
+        else:
+            raise SystemExit(f"unknown option {flag}")
+    return sweep(lesson, given or [notebook_seed(i, "sweep", lesson) for i in range(first, first + n)])
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "sweep":
+        return sweep_main(argv[1:])
     if argv and argv[0] == "--try":  # --try CANDIDATES.py solutions/NN/NN.ipynb [tpu|gpu]
         return try_answers(Path(argv[2]).resolve(), Path(argv[1]).resolve(), argv[3] if len(argv) > 3 else None)
     path = Path(argv[0]).resolve()
