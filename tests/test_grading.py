@@ -191,10 +191,13 @@ def test_check_recognises_a_renamed_copy(tmp_path):
 def test_two_unwritten_exercises_cannot_answer_each_other_through_the_lent_references(graded_class):
     """Only what comes before the tested exercise is lent: quantize_per_tensor written on top of
     quantize_per_channel keeps its hidden points (a correct answer given a correct per-channel),
-    quantize_per_channel, written on nothing, gets none (4/15 before: both hidden tests)."""
+    quantize_per_channel, written on nothing, gets none (before: both hidden tests passed). The
+    other answers of this notebook are the solution's."""
     lesson = "03_int8_quantization"
     r = graded_class[("circular", lesson)]
     scores = {t.grade_id: t.score for t in r.tests}
     print(r.score, r.status, scores)
+    points = points_by_test(lesson)
     assert scores["test_quantize_per_channel_hidden"] == 0 and scores["test_quantize_per_channel_visible"] == 0
-    assert r.score == points_by_test(lesson)["test_quantize_per_tensor_hidden"]
+    assert scores["test_quantize_per_tensor_hidden"] == points["test_quantize_per_tensor_hidden"]
+    assert scores["test_quantize_per_tensor_visible"] == 0  # visible tests lend nothing
