@@ -96,7 +96,7 @@ def _csv_forms(name: str) -> set[str]:
 
 def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False, lineterminator: str = "\r\n") -> Path:
     """Write ``rows`` with every cell through :func:`safe_csv_cell`."""
-    with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as f:
+    with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8", errors="backslashreplace") as f:
         w = csv.writer(f, delimiter=delimiter, lineterminator=lineterminator)
         for row in rows:
             w.writerow([safe_csv_cell(c) for c in row])
@@ -839,7 +839,7 @@ def build_report(out: Path) -> Path:
     """Write OUT/report.html from the files of OUT/ and return its path."""
     out = Path(out)
     path = out / "report.html"
-    path.write_text(render(load(out)), encoding="utf-8")
+    path.write_text(render(load(out)), encoding="utf-8", errors="backslashreplace")
     return path
 
 

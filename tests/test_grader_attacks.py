@@ -14,13 +14,14 @@ import json
 import os
 import secrets
 import socket
+import tempfile
 import threading
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder.grader import Settings, grade
+from autograder.grader import Limits, Settings, grade
 from autograder.grader.sandbox import bwrap_works
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import ROOT, source_nb, student_nb
@@ -295,6 +296,66 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             },
             extra="SEEN = []\n",
         ),
+        # red team 3: the host's disk and files. 3,000 nested folders (Python's recursive walkers
+        # crashed the checker and the worker, and the job folder, a setuid copy of a shell in it,
+        # stayed behind); files and bytes written without end inside one call (measured only after
+        # each test before); the checker's tmp swapped for a symlink to a host folder
+        "host_harm": submission(
+            {
+                "format_table": FT
+                + (
+                    "    import os, shutil\n"
+                    "    shutil.copy('/bin/sh', 'shell')\n"
+                    "    os.chmod('shell', 0o4755)\n"
+                    "    fd = os.open('.', os.O_RDONLY)\n"
+                    "    for _ in range(3000):\n"
+                    "        os.mkdir('d', dir_fd=fd)\n"
+                    "        child = os.open('d', os.O_RDONLY, dir_fd=fd)\n"
+                    "        os.close(fd)\n"
+                    "        fd = child\n"
+                    "    raise NotImplementedError()\n"
+                ),
+                "bf16_round": BR
+                + (
+                    "    import os, itertools\n"
+                    "    os.makedirs('flood', exist_ok=True)\n"
+                    "    for i in itertools.count():  # never returns: only the watch can end it in time\n"
+                    "        open(f'flood/{i}', 'w').close()\n"
+                ),
+                "sequential_sum": SS
+                + (
+                    "    import itertools\n"
+                    "    block = b'x' * 2**20\n"
+                    "    for i in itertools.count():  # files under the 1 GiB file cap, without end\n"
+                    "        with open(f'fill{i}', 'wb') as f:\n"
+                    "            for _ in range(16):\n"
+                    "                f.write(block)\n"
+                    "                f.flush()\n"
+                ),
+                "pairwise_sum": PS
+                + (
+                    "    import os, shutil\n"
+                    "    tmp = os.path.join(os.environ['HOME'], 'tmp')\n"
+                    "    tried = []\n"
+                    "    for how in (lambda: os.rename(tmp, tmp + '.old'), lambda: os.rmdir(tmp),\n"
+                    "                lambda: shutil.rmtree(tmp), lambda: os.symlink(ESCAPE, tmp)):\n"
+                    "        try:\n"
+                    "            how()\n"
+                    "            tried.append('done')\n"
+                    "        except OSError as exc:\n"
+                    "            tried.append(type(exc).__name__)\n"
+                    "    raise RuntimeError(f'SWAP={tried} LINK={os.path.islink(tmp)}')\n"
+                ),
+            },
+            extra=f"ESCAPE = {str(out_dir.parent / 'escape')!r}\n",
+        ),
+        # red team 3: a lone surrogate in a message stopped the outputs of the whole class
+        "surrogate": submission(
+            {
+                "format_table": FT + "    raise ValueError('bad \\ud800 value')\n",
+                "bf16_round": BR + "    return '\\udc00'\n",
+            }
+        ),
     }
 
 
@@ -378,13 +439,25 @@ def attacked(tmp_path_factory):
     (subs / "evil\x1b[2Jname").mkdir()
     (subs / "evil\x1b[2Jname" / f"{LESSON}.ipynb").write_text("not a notebook")
     os.environ["COURSE_TEST_SECRET"] = SECRET  # the grader's own environment holds a secret
+    (base / "escape").mkdir()
+    jobs = base / "jobs"  # where the grader makes each notebook's folder (TMPDIR)
+    jobs.mkdir()
+    saved = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = str(jobs), None
     try:
-        settings = Settings(jobs=2, cell_timeout=CELL_TIMEOUT, notebook_timeout=NOTEBOOK_TIMEOUT)
+        limits = Limits(work_bytes=96 * 2**20)  # the disk cap, small enough to reach in a test
+        settings = Settings(jobs=2, cell_timeout=CELL_TIMEOUT, notebook_timeout=NOTEBOOK_TIMEOUT, limits=limits)
         results = grade(subs, out, settings, quiet=True, names=[LESSON])
     finally:
         os.environ.pop("COURSE_TEST_SECRET", None)
+        if saved[0] is None:
+            os.environ.pop("TMPDIR")
+        else:
+            os.environ["TMPDIR"] = saved[0]
+        tempfile.tempdir = saved[1]
         listeners.close()
     left = [f"{d}/{f}" for d in ("/dev/shm", "/tmp") for f in os.listdir(d) if MARK in f]
+    left += [str(p) for p in jobs.iterdir()] + [str(p) for p in (base / "escape").iterdir()]
     return {r.student: r for r in results}, out, listeners.received, processes_with(MARK), left
 
 
@@ -500,7 +573,8 @@ def test_limits_are_reported_in_the_row_and_cost_only_their_own_tests(attacked):
     print(r.status, r.detail, e, s)
     assert "file limit reached" in r.detail
     assert "MemoryError" in e["test_bf16_round_visible"] and "memory limit reached" in r.detail
-    assert r.status == "timeout" and s["test_pairwise_sum_hidden"] == 0
+    assert "timed out in test_pairwise_sum_visible" in r.detail
+    assert r.status == "error" and s["test_pairwise_sum_hidden"] == 0  # a limit reached: error
     assert s["test_sequential_sum_visible"] == 1 and s["test_sequential_sum_hidden"] == 2, "graded after all that"
 
 
@@ -568,3 +642,33 @@ def test_gradebook_journal_and_run_record_agree(attacked):
     }
     run = json.loads((out / "run.json").read_text())
     assert run["emulation"] == "tpu" and isinstance(run["seed"], int) and run["limits"]["cell_timeout"] == CELL_TIMEOUT
+
+
+def test_the_hosts_disk_and_files_are_out_of_reach(attacked):
+    """Red team 3. Folders nested 3,000 deep: a limit reached, the grader keeps going, and every job
+    folder (a setuid shell in this one) is removed, however deep. Files or bytes written without end
+    inside one call: the call is stopped by the work folder's watch, not by the cell's time. The
+    folder where the checker makes each test's temporary folders cannot be swapped for a link."""
+    results, _, _, _, left = attacked
+    r = results["host_harm"]
+    e = errors(r)
+    print(r.status, r.detail, e)
+    assert left == [], "no job folder and nothing in the link's target outlives grading"
+    assert "folders nested too deep" in r.detail
+    assert e["test_bf16_round_visible"] == "file limit reached", "stopped by the watch, not the clock"
+    assert e["test_sequential_sum_visible"] == "disk limit reached"
+    swap = e["test_pairwise_sum_visible"]
+    assert "LINK=False" in swap and "done" not in swap.split("SWAP=")[1].split(" LINK")[0], swap
+    assert r.score == 0 and r.status == "error"
+
+
+def test_a_lone_surrogate_in_a_message_stops_nothing(attacked):
+    """Red team 3: 'bad \\ud800 value' in an exception (JSON carries it as a lone surrogate) made
+    the feedback page unwritable and stopped the outputs of the whole class."""
+    results, out, *_ = attacked
+    r = results["surrogate"]
+    print(r.status, errors(r))
+    assert "\ufffd" in errors(r)["test_format_table_visible"]
+    pages = {p.parent.name for p in (out / "feedback").rglob("*.html")}
+    assert {"surrogate", "takeover", "perfect"} <= pages
+    assert (out / "results.json").exists() and (out / "grades.csv").exists()

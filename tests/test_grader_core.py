@@ -630,3 +630,75 @@ def test_a_release_that_silences_a_docstring_is_no_edit():
     assert tampering(old, release) == []
     old.cells[3].source = '"""Hidden: fresh inputs."""\nassert True'
     assert tampering(old, release) == ["edited test_f_hidden"]
+
+
+# ------------------------------------------------------------------------ text a student controls
+@pytest.mark.parametrize(
+    "text, whole",
+    [
+        ("bad \ud800 value", "bad \ufffd\ufffd\ufffd value"),  # a lone high surrogate: \ud800 in JSON
+        ("\udc00", "\ufffd\ufffd\ufffd"),
+        ("emoji \U0001f600 stays", "emoji \U0001f600 stays"),  # a pair in JSON, one character here
+        ("plain", "plain"),
+    ],
+)
+def test_lone_surrogates_never_outlive_the_channel(text, whole, tmp_path):
+    """A student's string may hold a lone surrogate (JSON's \\ud800 decodes to one): no UTF-8 file
+    can hold it, so writing the feedback page once stopped the whole class's outputs. The channel
+    replaces it, and the writers and printable() are safe on their own too."""
+    frame = wire.dumps({"op": "error", "evalue": text, "v": [text, {text: text}]})
+    message = wire.parse(frame[wire.HEADER_SIZE :])
+    print(repr(text), "->", repr(message["evalue"]))
+    assert message == {"op": "error", "evalue": whole, "v": [whole, {whole: whole}]}
+    assert printable(text).encode("utf-8")
+    t = TestResult("test_f_visible", 0, 1, hidden=False, error=f"ValueError: {text}")
+    r = Result("s\udcff", "01_x", score=0, max_score=1, status="error", detail=text, tests=[t])
+    write_outputs(tmp_path, [r])
+    assert (tmp_path / "grades.csv").exists() and (tmp_path / "results.json").exists()
+    assert list((tmp_path / "feedback").rglob("*.html"))
+
+
+# ------------------------------------------------------------------------ the student's work folder
+def _nested(root: Path, depth: int) -> None:
+    fd = os.open(root, os.O_RDONLY)
+    for _ in range(depth):  # by descriptors: the path would pass PATH_MAX
+        os.mkdir("d", dir_fd=fd)
+        child = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = child
+    os.close(fd)
+
+
+@pytest.mark.parametrize(
+    "build, why",
+    [
+        (lambda r: [(r / f"f{i}").touch() for i in range(120)], "file limit reached"),
+        (lambda r: (r / "big").write_bytes(b"x" * 3 * 2**20), "disk limit reached"),
+        (lambda r: _nested(r, 3000), "file limit reached (folders nested too deep)"),
+        (lambda r: [(r / "w" / f"s{i}").mkdir(parents=True) for i in range(90)], ""),  # wide, under the cap
+        (lambda r: (r / "link").symlink_to("/usr"), ""),  # a link counts once: never followed
+        (lambda r: _nested(r, 60), ""),
+    ],
+)
+def test_the_work_folder_is_measured_without_recursion_and_removed_at_any_depth(build, why, tmp_path):
+    """workdir.over_limit counts entries, allocated bytes and depth by descriptors (no recursion,
+    at most 65 folders open), stopping at the limit; remove_tree removes any depth (Python's
+    os.walk and shutil.rmtree raised RecursionError on 3,000 nested folders and crashed a worker)."""
+    from autograder.grader.workdir import empty, new_job_dir, over_limit, remove_tree
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    build(folder)
+    got = over_limit(folder, max_files=100, max_bytes=2 * 2**20)
+    print(f"expected {why!r}, got {got!r}")
+    assert got == why
+    empty(folder)
+    assert [p.name for p in folder.iterdir()] == ["tmp"]
+    build(folder)
+    remove_tree(folder)
+    assert not os.path.lexists(folder)
+    job = new_job_dir()
+    try:
+        assert os.stat(job).st_mode & 0o777 == 0o700, "no other user reaches what a student wrote"
+    finally:
+        remove_tree(job)

@@ -13,13 +13,14 @@ standins.py     what the checker holds for the student's functions and objects
 wire.py         the channel: plain data in frames, size-capped, linear-time parsing
 student_side.py the student's process: definitions, then answers calls (untrusted)
 sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, a fallback
-cgroup.py       the student's processes as one pids cgroup: cap, freeze between calls, kill
+cgroup.py       the student's processes as one cgroup: pids, memory, cpu caps; freeze; kill
+workdir.py      the student's work folder on the host: files, bytes, depth measured; removed
 landlock.py     the second layer inside the sandbox
 verdict.py      points_of (how a cell becomes points) and status (which status wins)
 model.py        the records: TestRecord, TestResult, Result
 gradebook.py    nbgrader's gradebook and the journal (parent process only)
 outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
-settings.py     every limit and default, declared once
+settings.py     every limit and default, declared once; a notebook's time budget
 """
 
 from .classrun import grade

@@ -38,6 +38,7 @@ from . import sandbox
 from .remote import Budget, RestartsUsed, Student, StudentDied, StudentTimeout
 from .standins import StudentFunction
 from .settings import Limits
+from .workdir import empty, over_limit
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
 
@@ -67,27 +68,6 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:500] if text else ""
 
 
-def empty(folder: Path) -> None:
-    """Remove everything below ``folder`` (symlinks as links, never what they point to)."""
-    import shutil
-
-    for entry in folder.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)
-    (folder / "tmp").mkdir(exist_ok=True)
-
-
-def count_files(folder: Path, limit: int) -> int:
-    n = 0
-    for _, dirs, files in os.walk(folder):
-        n += len(files) + len(dirs)
-        if n > limit:
-            break
-    return n
-
-
 class Checker:
     def __init__(self, job: dict, emit):
         self.job, self.emit = job, emit
@@ -106,7 +86,14 @@ class Checker:
         self.workdir = Path(job["workdir"])
         self.student = Student(self._launch, init, self.budget, s["max_restarts"])
         self.student.contract = list(job["contract"])
+        self.student.watch = self._work_folder_over
         self.max_output = s["max_output_chars"]
+
+    def _work_folder_over(self) -> str:
+        try:
+            return over_limit(self.workdir, self.limits.work_files, self.limits.work_bytes)
+        except (OSError, RecursionError) as exc:  # measured as over: never a grader crash
+            return f"file limit reached ({type(exc).__name__})"
 
     def _launch(self):
         return sandbox.prepare(
@@ -200,9 +187,11 @@ class Checker:
                 events.append("memory limit reached")
             if "File too large" in evalue:  # RLIMIT_FSIZE
                 events.append("file size limit reached")
-            if count_files(self.workdir, self.limits.work_files) > self.limits.work_files:
-                self.student.stop("file limit reached")
-                events.append("file limit reached")
+            over = self._work_folder_over()
+            if over:  # the same as when the watch stops a call: the test dies, with the limit named
+                self.student.stop(over)
+                events.append(over)
+                state = "died" if state in ("ok", "error") else state
                 empty(self.workdir)  # the flood goes with the process: later tests start clean
             self.emit(
                 {

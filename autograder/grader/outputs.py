@@ -47,12 +47,12 @@ messages, or how they failed), and the status above comes from the visible check
 def write_outputs(out: Path, results: list[Result]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     results = sorted(results, key=lambda r: (r.student, r.notebook))
-    with open(out / "grades.csv", "w", newline="") as f:
+    with open(out / "grades.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["student", "notebook", "score", "max_score", "status"])
         for r in results:
             w.writerow([csv_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
-    with open(out / "tests.csv", "w", newline="") as f:
+    with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["student", "notebook", "grade_id", "score", "max_score", "seed"])
         for r in results:
@@ -71,7 +71,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
         if r.status != "missing":
             path = out / "feedback" / r.student / f"{r.notebook}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(feedback_html(r))
+            path.write_text(feedback_html(r), encoding="utf-8", errors="backslashreplace")
     (out / "results.json").write_text(json.dumps([r.to_dict() for r in results], indent=1))
 
 

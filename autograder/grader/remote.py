@@ -28,6 +28,9 @@ import numpy as np
 
 from . import wire
 from .sandbox import Launch
+from .settings import Budget
+
+WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
 
 
 # The attributes a student's code may read on an object the checker lent it: a method the lesson's
@@ -54,21 +57,6 @@ class StudentRaised(Exception):
     """An exception of a type the checker does not rebuild (a class of the student's)."""
 
 
-class Budget:
-    """Monotonic deadlines: the notebook's, and the current cell's."""
-
-    def __init__(self, notebook_seconds: float, cell_seconds: float):
-        self.notebook_deadline = time.monotonic() + notebook_seconds
-        self.cell_seconds = cell_seconds
-        self.cell_deadline = self.notebook_deadline
-
-    def start_cell(self) -> None:
-        self.cell_deadline = min(self.notebook_deadline, time.monotonic() + self.cell_seconds)
-
-    def left(self) -> float:
-        return min(self.cell_deadline, self.notebook_deadline) - time.monotonic()
-
-
 class Student:
     """One sandboxed student process at a time, restarted on demand."""
 
@@ -85,6 +73,7 @@ class Student:
         self.handles: dict[int, object] = {}
         self.depth = 0
         self.contract: list[str] = []
+        self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -191,12 +180,19 @@ class Student:
     def _read_exact(self, n: int) -> bytes:
         fd = self.proc.stdout.fileno()
         chunks, left = [], n
+        watched = time.monotonic()
         while left:
             wait = self.budget.left()
             if wait <= 0:
                 self.stop("timed out")
                 raise StudentTimeout("timed out")
-            ready, _, _ = select.select([fd], [], [], wait)
+            ready, _, _ = select.select([fd], [], [], min(wait, WATCH_SECONDS))
+            if time.monotonic() - watched >= WATCH_SECONDS:
+                watched = time.monotonic()
+                why = self.watch()
+                if why:
+                    self.stop(why)
+                    raise StudentDied(why)
             if not ready:
                 continue
             chunk = os.read(fd, min(left, 1 << 20))

@@ -13,10 +13,8 @@ import dataclasses
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,8 @@ from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import Settings
 from .submissions import parse_notebook, printable
 from .verdict import decide
+from .wire import WireError, parse
+from .workdir import new_job_dir, remove_tree
 
 GRACE = 30.0  # seconds the watchdog allows the checker beyond a cell's own limit
 
@@ -68,8 +68,8 @@ def _events(proc: subprocess.Popen, deadline_of):
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             try:
-                yield json.loads(line)
-            except ValueError:
+                yield parse(line)
+            except WireError:
                 continue
 
 
@@ -103,8 +103,7 @@ def run_checker(
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     checker_starts = 0
     running: list[subprocess.Popen] = []
-    job_dir = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    os.chmod(job_dir, 0o755)
+    job_dir = new_job_dir()
     try:
         while (
             start_at < len(tests) or any("result" not in v for v in variants)
@@ -225,7 +224,7 @@ def run_checker(
     finally:
         for proc in running:  # interrupted (Ctrl-C) or done: no checker outlives its notebook
             _kill(proc)
-        shutil.rmtree(job_dir, ignore_errors=True)
+        remove_tree(job_dir)  # any depth: a student's 3,000 nested folders included
     return [records[position[i]] for i in range(len(order))], notes
 
 

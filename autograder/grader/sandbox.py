@@ -260,6 +260,11 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
         "--bind",
         str(workdir),
         str(workdir),
+        # tmp, where the checker makes each test's folders, bound on its own: a mount point the
+        # student cannot rename, remove or replace by a symlink to somewhere else on the host
+        "--bind",
+        str(workdir / "tmp"),
+        str(workdir / "tmp"),
         "--ro-bind",
         str(code_dir),
         str(code_dir),

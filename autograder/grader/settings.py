@@ -3,6 +3,7 @@ all read them from here (``python -m autograder grade --help`` shows the same nu
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 GiB = 2**30
@@ -23,6 +24,7 @@ class Limits:
     # a 1-core cap throttled JAX's threads and ran a loaded grader's cells past their limits)
     tmpfs_bytes: int = 256 * 2**20  # its private /tmp and /dev/shm, each
     work_files: int = 20_000  # files it may leave in its work folder
+    work_bytes: int = 2 * GiB  # bytes it may leave there (measured twice a second while it runs)
 
 
 @dataclass(frozen=True)
@@ -41,3 +43,18 @@ class Settings:
     def __post_init__(self):
         if self.emulation not in EMULATION_MODES:
             raise ValueError(f"emulation {self.emulation!r}: one of {', '.join(EMULATION_MODES)}")
+
+
+class Budget:
+    """Monotonic deadlines: the notebook's, and the current cell's."""
+
+    def __init__(self, notebook_seconds: float, cell_seconds: float):
+        self.notebook_deadline = time.monotonic() + notebook_seconds
+        self.cell_seconds = cell_seconds
+        self.cell_deadline = self.notebook_deadline
+
+    def start_cell(self) -> None:
+        self.cell_deadline = min(self.notebook_deadline, time.monotonic() + self.cell_seconds)
+
+    def left(self) -> float:
+        return min(self.cell_deadline, self.notebook_deadline) - time.monotonic()

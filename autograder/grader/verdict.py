@@ -74,6 +74,9 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
             reason = ", ".join(sorted({e for e in r.student if "limit" in e})) or "the student's process died"
             why.setdefault(reason, []).append(r.grade_id)
         parts = [f"{reason} in " + ", ".join(ids[:3]) for reason, ids in why.items()]
+        named = {e for reason in why for e in reason.split(", ")}
+        parts += [f"timed out in {', '.join(timed_out[:3])}"] if timed_out else []
+        parts += [e for e in limits if e not in named]  # hit where the process lived on (a MemoryError)
         return "error", "; ".join(parts) + " (the other tests were graded)"
     if timed_out:
         return "timeout", "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)" + also

@@ -30,6 +30,7 @@ import base64
 import json
 import math
 import os
+import re
 import struct
 
 import numpy as np
@@ -44,9 +45,7 @@ class WireError(Exception):
     """A value that cannot cross, or a broken frame."""
 
 
-# --------------------------------------------------------------------------------------------
-# dtypes: only numeric NumPy and ml_dtypes types cross, by name
-# --------------------------------------------------------------------------------------------
+# ---- dtypes: only numeric NumPy and ml_dtypes types cross, by name -----------------------
 
 _NUMPY_NAMES = frozenset(
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex64 complex128".split()
@@ -76,9 +75,7 @@ def _dtype_name(dt) -> str:
     return name
 
 
-# --------------------------------------------------------------------------------------------
-# encoding
-# --------------------------------------------------------------------------------------------
+# ---- encoding ----------------------------------------------------------------------------
 
 
 def _is_jax_array(x) -> bool:
@@ -153,9 +150,7 @@ class Encoder:
         )
 
 
-# --------------------------------------------------------------------------------------------
-# decoding: builds only the reader's own plain types
-# --------------------------------------------------------------------------------------------
+# ---- decoding: builds only the reader's own plain types ----------------------------------
 
 
 class Decoder:
@@ -263,9 +258,7 @@ def _int(v):
     return v
 
 
-# --------------------------------------------------------------------------------------------
-# frames
-# --------------------------------------------------------------------------------------------
+# ---- frames ------------------------------------------------------------------------------
 
 
 def dumps(message: dict) -> bytes:
@@ -282,6 +275,25 @@ def write_frame(fd: int, message: dict) -> None:
         data = data[n:]
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # JSON's way to a lone surrogate: \\ud800
+
+
+def whole_text(text: str) -> str:
+    """``text`` with each lone surrogate (no UTF-8 file, feedback page or CSV can hold one) as U+FFFD."""
+    try:
+        return text if text.encode("utf-8") else text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def whole_strings(value):
+    if type(value) is str:
+        return whole_text(value)
+    if type(value) is list:
+        return [whole_strings(v) for v in value]
+    return {whole_text(k): whole_strings(v) for k, v in value.items()} if type(value) is dict else value
+
+
 def parse(body: bytes) -> dict:
     try:
         message = json.loads(body.decode("utf-8"))
@@ -289,7 +301,10 @@ def parse(body: bytes) -> dict:
         raise WireError(f"malformed message: {type(exc).__name__}") from None
     if type(message) is not dict:
         raise WireError("a message is a JSON object")
-    return message
+    try:
+        return whole_strings(message) if _SURROGATE_ESCAPE.search(body) else message
+    except RecursionError:
+        raise WireError("malformed message: nested too deeply") from None
 
 
 def frame_length(header: bytes, cap: int = MAX_FRAME) -> int:

@@ -1,0 +1,91 @@
+"""The student's work folder on the host: how much it holds, and removing it safely.
+
+The student's process writes only there (its private /tmp is a small tmpfs), so that folder is
+where it could fill the grader's disk or inodes. ``over_limit`` measures it (files, bytes, depth)
+without recursion and stops counting at the limit, so a flood costs a bounded walk; the checker
+calls it after every test and, while a call runs, twice a second (``remote.Student.watch``).
+``remove_tree`` uses ``rm -rf``, which removes a tree of any depth (Python's recursive walkers
+raise RecursionError on a few thousand nested folders) and never follows a symlink.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import tempfile
+from pathlib import Path
+
+MAX_DEPTH = 64  # folders nested deeper than this are a limit reached, not a place to hide files
+
+
+def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
+    """Why ``folder`` is over its limits ("" if it is not): more than ``max_files`` entries, more
+    than ``max_bytes`` of allocated blocks, or folders nested deeper than MAX_DEPTH."""
+    files = blocks = 0
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        top = os.open(folder, flags)
+    except OSError:
+        return ""
+    # depth first, one open listing per level: at most MAX_DEPTH + 1 folders open at a time
+    stack = [(top, os.scandir(top), 0)]
+    try:
+        while stack:
+            fd, listing, depth = stack[-1]
+            try:
+                entry = next(listing, None)
+            except OSError:
+                entry = None
+            if entry is None:
+                listing.close()
+                os.close(fd)
+                stack.pop()
+                continue
+            files += 1
+            if files > max_files:
+                return "file limit reached"
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            blocks += st.st_blocks * 512
+            if blocks > max_bytes:
+                return "disk limit reached"
+            if stat.S_ISDIR(st.st_mode):
+                if depth + 1 > MAX_DEPTH:
+                    return "file limit reached (folders nested too deep)"
+                try:
+                    child = os.open(entry.name, flags, dir_fd=fd)
+                except OSError:
+                    continue
+                stack.append((child, os.scandir(child), depth + 1))
+    finally:
+        for fd, listing, _ in stack:
+            listing.close()
+            os.close(fd)
+    return ""
+
+
+def new_job_dir() -> Path:
+    """A notebook's own folder (the checker's home, the student's work folder), mode 0700: what
+    the student writes is the grader's user's on the host (its user namespace maps to that user),
+    a setuid bit included, so no other user of the machine may reach it."""
+    path = Path(tempfile.mkdtemp(prefix="course-grade-"))
+    os.chmod(path, 0o700)
+    return path
+
+
+def remove_tree(path: Path) -> None:
+    """Remove ``path`` and everything below it, however deep; symlinks as links."""
+    if os.path.lexists(path):
+        subprocess.run(["rm", "-rf", "--", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def empty(folder: Path) -> None:
+    """Remove everything below ``folder``, keep ``folder`` itself and a fresh ``tmp`` in it."""
+    with os.scandir(folder) as entries:
+        names = [e.name for e in entries]
+    for name in names:
+        remove_tree(folder / name)
+    (folder / "tmp").mkdir(exist_ok=True)
