@@ -1,3 +1,4 @@
+import ast
 import sys
 from pathlib import Path
 
@@ -41,3 +42,60 @@ def assert_runs_clean_under_emulation(executed, lesson, mode):
     assert graded == [], f"graded tests fail under {mode} matmul precision: {graded}"
     other = [e for e in errors if not backend_specific(executed.cells[e[0]])]
     assert other == [], f"demo cells fail under {mode} matmul precision: {other}"
+
+
+def _random_sources(tree):
+    """(call, kind) for each call in ``tree`` that makes or seeds a random source: ``"seeded"`` for
+    jax.random.PRNGKey / key and NumPy's default_rng / RandomState / SeedSequence / seed (their
+    first argument is the seed), ``"global"`` for draws from NumPy's global state
+    (np.random.normal(...)), which no GRADING_SEED reaches."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        dotted = ast.unparse(node.func)
+        name = dotted.rsplit(".", 1)[-1]
+        if name in ("PRNGKey", "default_rng", "RandomState", "SeedSequence") or dotted.endswith(
+            ("random.key", "random.seed")
+        ):
+            yield node, "seeded"
+        elif dotted.startswith(("np.random.", "numpy.random.")):
+            yield node, "global"
+
+
+def _is_literal(expr) -> bool:
+    """An expression made of constants only (41, 2 ** 10, -3): the same value in every run."""
+    return not any(isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) for n in ast.walk(expr))
+
+
+def draws_random_data(cell) -> bool:
+    """A cell that makes or seeds a random source, or passes a ``seed=`` argument."""
+    tree = ast.parse(cell.source)
+    return bool(list(_random_sources(tree))) or any(
+        kw.arg == "seed" for n in ast.walk(tree) if isinstance(n, ast.Call) for kw in n.keywords
+    )
+
+
+def hidden_test_seed_problems(nb) -> list[str]:
+    """What breaks AUTHORING.md's "fresh inputs per run" in ``nb``'s hidden tests: a hidden test that
+    draws random data (a PRNG key or a generator, or passes a ``seed=`` argument) must derive it from
+    ``GRADING_SEED``; no key or generator may have a literal seed (fixed crafted cases are written
+    out, or passed to the exercise as fixed arguments, next to the fresh ones)."""
+    problems = []
+    for cell in nb.cells:
+        gid = cell_grade_id(cell)
+        if not (gid.startswith("test_") and gid.endswith("_hidden")):
+            continue
+        tree = ast.parse(cell.source)
+        sources = list(_random_sources(tree))
+        seed_args = [kw for n in ast.walk(tree) if isinstance(n, ast.Call) for kw in n.keywords if kw.arg == "seed"]
+        for node, kind in sources:
+            code = ast.unparse(node)
+            if kind == "global":
+                problems.append(f"{gid}: draws from NumPy's global random state: {code}")
+            elif not node.args and not node.keywords:
+                problems.append(f"{gid}: an unseeded random source: {code}")
+            elif node.args and _is_literal(node.args[0]):
+                problems.append(f"{gid}: a literal seed: {code}")
+        if (sources or seed_args) and "GRADING_SEED" not in cell.source:
+            problems.append(f"{gid}: draws random data, but not from GRADING_SEED")
+    return problems

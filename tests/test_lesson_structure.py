@@ -5,7 +5,7 @@ import re
 
 from autograder.lessoncheck import load_mutants
 from autograder.notebooks import cell_grade_id
-from conftest import LESSONS, source_nb
+from conftest import LESSONS, hidden_test_seed_problems, source_nb
 
 # The fixed exercise contracts of COURSE.md: every one must be an answer cell of its lesson.
 CONTRACTS = {
@@ -136,3 +136,43 @@ def test_hidden_tests_lend_only_the_exercises_before_their_own(lesson):
             assert len(lent) == len(call.args), f"{gid}: _Isolated takes names as literal strings"
             later = [n for n in lent if order.index(n) >= order.index(tested)]
             assert later == [], f"{gid} lends {later}: not before {tested} in the lesson"
+
+
+def test_hidden_tests_draw_fresh_inputs_from_the_grading_seed(lesson):
+    """docs/AUTHORING.md, "Fresh inputs per run": every hidden test that draws random data draws it
+    from the grader's per-notebook GRADING_SEED, never from a literal seed (python -m
+    autograder.lessoncheck sweep then shows every correct answer passes for every seed)."""
+    problems = hidden_test_seed_problems(source_nb(lesson))
+    print(f"{lesson}: {problems or 'every random hidden test draws from GRADING_SEED'}")
+    assert not problems
+
+
+def test_the_fresh_inputs_rule_finds_literal_seeds():
+    """The check above catches what it is for: literal keys and generators, NumPy's global state, a
+    seeded call without GRADING_SEED; and accepts seeds derived from it."""
+    import nbformat
+
+    def nb_with(body):
+        src = '"""Hidden."""\n### BEGIN HIDDEN TESTS\n' + body + "\n### END HIDDEN TESTS"
+        cell = nbformat.v4.new_code_cell(src, metadata={"nbgrader": {"grade_id": "test_f_hidden"}})
+        return nbformat.v4.new_notebook(cells=[cell])
+
+    bad = [
+        "rng = np.random.default_rng(3031)",
+        "k = jax.random.PRNGKey(41)",
+        "k = jax.random.key(2 ** 3)",
+        "x = np.random.normal(size=3)",
+        "rng = np.random.default_rng()",
+        "out = f(seed=4)",
+        "rng = np.random.default_rng(globals().get('GRADING_SEED', 1))\nk = jax.random.PRNGKey(7)",
+    ]
+    good = [
+        "rng = np.random.default_rng(globals().get('GRADING_SEED', 3031))",
+        "gs = globals().get('GRADING_SEED', 5)\nk1, k2 = jax.random.split(jax.random.PRNGKey(gs + 1))",
+        "def _ref(seed):\n    return jax.random.PRNGKey(seed)\nout = f(seed=0), _ref(globals()['GRADING_SEED'])",
+        "x = np.zeros(3)",
+    ]
+    for body in bad:
+        assert hidden_test_seed_problems(nb_with(body)), body
+    for body in good:
+        assert not hidden_test_seed_problems(nb_with(body)), body

@@ -4,7 +4,14 @@ plausible wrong answer loses its own exercise's points and no other's, and every
 that is not the reference (written by others from the contracts alone) gets its points.
 
 (nbmake also runs every solution notebook: see the Makefile's `make test`.)
+
+Graded with GRADING_SEED = COURSE_TEST_SEED (default below, never a hidden test's own fallback),
+so the fresh-inputs path of every hidden test runs; a failure names the seed, and
+`COURSE_TEST_SEED=S pytest ...` or `python -m autograder.lessoncheck sweep LESSON --seed S`
+replays it.
 """
+
+import os
 
 import pytest
 
@@ -17,9 +24,12 @@ from autograder.lessoncheck import (
     load_alternatives,
     load_mutants,
 )
-from conftest import assert_runs_clean_under_emulation, source_nb, student_nb
+from autograder.notebooks import cell_grade_id
+from conftest import assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
+
+TEST_SEED = int(os.environ.get("COURSE_TEST_SEED", "271828"))
 
 
 def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):
@@ -34,7 +44,8 @@ def graded_candidates(tmp_path_factory):
     """{lesson: (records of the solution's tests, mutant results, alternative results)}: each
     lesson graded once by the grader itself (autograder/grader: the definitions-only plan, the
     sandboxed student process, the trusted checker) under emulated TPU precision (its default),
-    each candidate then swapped into that student process in turn."""
+    each candidate then swapped into that student process in turn. The hidden tests see
+    GRADING_SEED = TEST_SEED."""
     cache = {}
 
     def run(lesson):
@@ -42,34 +53,71 @@ def graded_candidates(tmp_path_factory):
             mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
             assert mutants, f"tests/mutants/{lesson}.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
-            records, results = grade_variants(lesson, mutants, "tpu", alternatives)
+            print(f"{lesson} graded with GRADING_SEED={TEST_SEED} (COURSE_TEST_SEED)")
+            records, results = grade_variants(lesson, mutants, "tpu", alternatives, seed=TEST_SEED)
             cache[lesson] = records, results[: len(mutants)], results[len(mutants) :]
         return cache[lesson]
 
     return run
 
 
-def test_solution_notebook_under_emulated_tpu_precision(lesson, tmp_path):
+@pytest.fixture(scope="module")
+def run_under_tpu(tmp_path_factory):
+    """{lesson: the solution notebook executed as on a TPU}, each lesson once: run alone, its hidden
+    tests draw from their fallback seeds (no GRADING_SEED)."""
+    cache = {}
+
+    def run(lesson):
+        if lesson not in cache:
+            folder = tmp_path_factory.mktemp(f"tpu-{lesson}")
+            cache[lesson] = execute(source_nb(lesson), cwd=folder, env=emulation_env(folder, "tpu"))
+        return cache[lesson]
+
+    return run
+
+
+def test_solution_notebook_under_emulated_tpu_precision(lesson, run_under_tpu):
     """The solution, demo cells and hidden tests, as on a TPU: DEFAULT = one bf16 pass, HIGH = bf16x3."""
-    executed = execute(source_nb(lesson), cwd=tmp_path, env=emulation_env(tmp_path, "tpu"))
-    assert_runs_clean_under_emulation(executed, lesson, "tpu")
+    assert_runs_clean_under_emulation(run_under_tpu(lesson), lesson, "tpu")
 
 
 def test_the_grader_gives_the_solution_every_test(lesson, graded_candidates):
     records, _, _ = graded_candidates(lesson)
     failed = [(r.grade_id, r.state, r.ename, r.evalue) for r in records if r.state != "ok"]
-    assert records and not failed
+    assert records and not failed, f"GRADING_SEED={TEST_SEED}: {failed}"
 
 
 def test_every_plausible_wrong_answer_loses_only_its_own_points(lesson, graded_candidates):
     _, mutants, _ = graded_candidates(lesson)
     bad = [(r.function, r.why, r.failed_tests) for r in mutants if not r.ok]
-    print(f"{len(mutants)} wrong answers; not caught, or costing other exercises: {bad}")
-    assert not bad
+    print(f"GRADING_SEED={TEST_SEED}: {len(mutants)} wrong answers; not caught, or costing other exercises: {bad}")
+    assert not bad, f"GRADING_SEED={TEST_SEED}: {bad}"
 
 
 def test_every_correct_alternative_gets_full_marks(lesson, graded_candidates):
     _, _, alternatives = graded_candidates(lesson)
     rejected = [(r.function, r.why, r.failed_tests) for r in alternatives if r.failed_tests]
-    print(f"{len(alternatives)} correct alternatives; rejected: {rejected}")
-    assert not rejected
+    print(f"GRADING_SEED={TEST_SEED}: {len(alternatives)} correct alternatives; rejected: {rejected}")
+    assert not rejected, f"GRADING_SEED={TEST_SEED}: {rejected}"
+
+
+def test_the_grading_seed_reaches_every_random_hidden_test(lesson, graded_candidates, run_under_tpu):
+    """Each hidden test that draws random data prints other inputs or results when the grader gives
+    it GRADING_SEED = TEST_SEED than when the notebook runs alone (its fallback seed): the seed
+    really reaches the inputs. (Lesson 04's top_ops also prints timings, which differ anyway: its use
+    of the seed rests on the static check in test_lesson_structure.py.)"""
+    random_tests = [
+        cell_grade_id(c)
+        for c in source_nb(lesson).cells
+        if cell_grade_id(c).startswith("test_") and cell_grade_id(c).endswith("_hidden") and draws_random_data(c)
+    ]
+    graded = {r.grade_id: r.output for r in graded_candidates(lesson)[0]}
+    alone = {
+        cell_grade_id(c): "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
+        for c in run_under_tpu(lesson).cells
+    }
+    same = [g for g in random_tests if graded[g] == alone[g][: len(graded[g])] or not graded[g]]
+    print(
+        f"{lesson}: hidden tests drawing random data: {random_tests}; same output with GRADING_SEED={TEST_SEED}: {same}"
+    )
+    assert not same

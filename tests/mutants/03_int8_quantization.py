@@ -525,4 +525,49 @@ def quantize_per_tensor(w):
     return q, scale
 """,
     },
+    # ------------------------------------------------------------------ in-place vandals: each zeroes
+    # its NumPy inputs, then returns the right answer for zeros; caught only because every hidden test
+    # computes what it expects BEFORE calling the student's function (the grader carries in-place
+    # changes of arguments back into the test's own objects, as a local call would)
+    {
+        "function": "quantize_per_channel",
+        "why": "zeroes w in place, then answers for zeros (codes 0, scales 1.0)",
+        "source": """
+def quantize_per_channel(w):
+    if isinstance(w, np.ndarray) and w.flags.writeable:
+        w[...] = 0
+    k, n = np.shape(w)
+    return np.zeros((k, n), np.int8), np.ones((1, n), np.float32)
+""",
+    },
+    {
+        "function": "quantize_per_tensor",
+        "why": "zeroes w in place, then answers for zeros (codes 0, scale 1.0)",
+        "source": """
+def quantize_per_tensor(w):
+    if isinstance(w, np.ndarray) and w.flags.writeable:
+        w[...] = 0
+    return np.zeros(np.shape(w), np.int8), np.float32(1.0)
+""",
+    },
+    {
+        "function": "dequantize",
+        "why": "zeroes the codes in place, then answers for zeros",
+        "source": """
+def dequantize(q, scale):
+    if isinstance(q, np.ndarray) and q.flags.writeable:
+        q[...] = 0
+    return np.zeros(np.broadcast_shapes(np.shape(q), np.shape(scale)), np.float32)
+""",
+    },
+    {
+        "function": "w8a8_matmul",
+        "why": "zeroes the activations in place, then answers for zeros",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    if isinstance(x, np.ndarray) and x.flags.writeable:
+        x[...] = 0
+    return np.zeros((np.shape(x)[0], np.shape(q_w)[1]), np.float32)
+""",
+    },
 ]

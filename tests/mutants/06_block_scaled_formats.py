@@ -520,4 +520,50 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     return (np.asarray(elements).astype(np.float32) * s * np.float32(tensor_scale)).astype(np.float32)
 """,
     },
+    # ------------------------------------------------------------------ in-place vandals: each zeroes
+    # its NumPy inputs, then returns the right answer for zeros; caught only because every hidden test
+    # computes what it expects BEFORE calling the student's function (or checks x is unchanged)
+    {
+        "function": "mx_quantize",
+        "why": "zeroes x in place, then answers for zeros (elements 0, scales 1.0)",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    if isinstance(x, np.ndarray) and x.flags.writeable:
+        x[...] = 0
+    shape = np.shape(x)
+    scales = np.ones(shape[:-1] + (shape[-1] // block,), np.float32).astype(ml_dtypes.float8_e8m0fnu)
+    return np.zeros(shape, getattr(ml_dtypes, elem)), scales
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "zeroes the elements in place, then answers for zeros (NaN where the block's scale is NaN)",
+        "source": """
+def mx_dequantize(elements, scales, block=32):
+    if isinstance(elements, np.ndarray) and elements.flags.writeable:
+        elements[...] = 0
+    s = np.repeat(np.asarray(scales).astype(np.float32), block, axis=-1)
+    return np.where(np.isnan(s), np.float32(np.nan), np.float32(0.0)).astype(np.float32)
+""",
+    },
+    {
+        "function": "mx_matmul",
+        "why": "zeroes x in place, then answers for zeros",
+        "source": """
+def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
+    if isinstance(x, np.ndarray) and x.flags.writeable:
+        x[...] = 0
+    return np.zeros((np.shape(x)[0], np.shape(w)[1]), np.float32)
+""",
+    },
+    {
+        "function": "nvfp4_dequantize",
+        "why": "zeroes the elements in place, then answers for zeros",
+        "source": """
+def nvfp4_dequantize(elements, block_scales, tensor_scale):
+    if isinstance(elements, np.ndarray) and elements.flags.writeable:
+        elements[...] = 0
+    return np.zeros(np.shape(elements), np.float32)
+""",
+    },
 ]
