@@ -70,13 +70,20 @@ def test_local_cluster_grades_like_jobs_2(hostile_class, by_jobs, tmp_path):
 
 
 def _worker_grading(root_pid):
-    """A Dask worker process below root_pid that is grading a notebook now (it has a checker child)."""
+    """A Dask worker process below root_pid that is grading a notebook now: it has a checker below
+    it, a fresh interpreter or a fork of the worker's zygote (spawn.py: the fork keeps the zygote's
+    command line, so it is the zygote's child that is)."""
     for proc in psutil.Process(root_pid).children(recursive=True):
         try:
+            parent = proc.parent()
             if "autograder.grader.checker" in " ".join(proc.cmdline()):
-                worker = proc.parent()
-                if worker.pid != root_pid and "multiprocessing" in " ".join(worker.cmdline()):
-                    return worker
+                worker = parent
+            elif "autograder.grader.spawn" in " ".join(parent.cmdline()):
+                worker = parent.parent()  # proc is a checker forked by the zygote
+            else:
+                continue
+            if worker.pid != root_pid and "multiprocessing" in " ".join(worker.cmdline()):
+                return worker
         except psutil.Error:
             continue
     return None

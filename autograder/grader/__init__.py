@@ -7,6 +7,7 @@ plan.py         what runs where: the student's process gets the definitions, the
 classrun.py     a class: lessons built once, workers in parallel, the parent records
 distribute.py   the same jobs on a Dask cluster's workers (--scheduler), the parent still records
 run.py          one notebook: start and watch its checker, then decide
+spawn.py        a checker forked from a warm zygote (JAX imported once per worker)
 checker.py      the trusted process: setup, references, tests; every point is decided here
 remote.py       one student process from the checker: frames, calls, callbacks, restarts
 standins.py     what the checker holds for the student's functions and objects

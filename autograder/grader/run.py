@@ -14,7 +14,6 @@ import json
 import os
 import select
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from .settings import Settings
 from .submissions import parse_notebook, printable
 from .verdict import decide
 from .wire import WireError, parse
+from .spawn import start_checker
 from .workdir import new_job_dir, remove_tree
 
 GRACE = 30.0  # seconds the watchdog allows the checker beyond a cell's own limit
@@ -144,16 +144,8 @@ def run_checker(
                 MPLCONFIGDIR=str(home / ".mpl"),
                 COURSE_EMULATE=settings.emulation,
             )
-            package_root = str(Path(__file__).resolve().parents[2])
-            proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", CHECKER_MAIN, package_root],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=open(job_dir / "checker.log", "ab"),
-                env=env,
-                cwd=str(home),
-                preexec_fn=lambda: _checker_limits(settings),
-            )
+            # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
+            proc = start_checker(env, str(home), 2 * settings.limits.memory_bytes, job_dir / "checker.log")
             running.append(proc)
             checker_starts += 1
             proc.stdin.write(json.dumps(job).encode())
@@ -226,33 +218,6 @@ def run_checker(
             _kill(proc)
         remove_tree(job_dir)  # any depth: a student's 3,000 nested folders included
     return [records[position[i]] for i in range(len(order))], notes
-
-
-CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
-
-
-def _checker_limits(settings: Settings) -> None:
-    """In the checker, before exec: an address-space cap (twice the student's: it holds the
-    references and decodes what comes back), then ``_die_with_parent``."""
-    import resource
-
-    cap = 2 * settings.limits.memory_bytes
-    if cap:
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    _die_with_parent()
-
-
-def _die_with_parent() -> None:
-    """In the checker, before exec: its own process group, and SIGKILL when its worker dies (the
-    student's process dies with the checker: bwrap --die-with-parent)."""
-    os.setpgrp()
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _kill(proc: subprocess.Popen) -> None:

@@ -1,0 +1,184 @@
+"""Starting a notebook's checker: forked from a warm zygote, so it does not import JAX again.
+
+Every checker is the same trusted code and imports the same modules (NumPy, JAX, the grader):
+about 1.3 CPU-seconds a notebook, a sixth of grading one. Each worker process therefore keeps one
+zygote, a ``python -I`` that has imported them and does nothing else; a checker is a fork of it,
+given its working folder, environment, address-space cap and pipes (sent over a Unix socket) and
+then run exactly as a fresh interpreter would run it. Only trusted code ever runs in a zygote: no
+student's code, no lesson cell (the checker runs those after the fork). A checker is reaped only
+when its worker asks, so its pid cannot be reused while the worker may still signal its process group.
+The zygote ends when its worker does (its socket closes), a checker with its zygote (PDEATHSIG).
+Where fork or pidfd is missing (not Linux), or COURSE_NO_ZYGOTE=1 (to compare), ``start_checker``
+starts a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
+ZYGOTE_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import serve; serve()"
+WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker")
+
+
+def limit_and_tie(memory_cap: int) -> None:
+    """In a checker before it runs: an address-space cap, its own process group, and SIGKILL when
+    its parent dies (the student's process dies with the checker: bwrap --die-with-parent)."""
+    import resource
+
+    if memory_cap:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_cap, memory_cap))
+    os.setpgrp()
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class Forked:
+    """A checker forked by the zygote, as much of ``subprocess.Popen`` as run.py uses."""
+
+    def __init__(self, zygote: Zygote, pid: int, stdin, stdout):
+        self.zygote, self.pid, self.stdin, self.stdout = zygote, pid, stdin, stdout
+        self.pidfd = os.pidfd_open(pid)  # it stays a zombie until reaped: the pid cannot be reused
+        self.returncode = None
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            select.select([self.pidfd], [], [])
+            self.returncode = self.zygote.reap(self.pid)
+            os.close(self.pidfd)
+            self.stdout.close()
+        return self.returncode
+
+
+class Zygote:
+    """One per worker process, started on first use."""
+
+    def __init__(self, env: dict):
+        self.env = env
+        ours, theirs = socket.socketpair()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", ZYGOTE_MAIN, PACKAGE_ROOT, str(theirs.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            pass_fds=(theirs.fileno(),),
+            # no PR_SET_PDEATHSIG here: it fires when the creating THREAD ends (a Dask worker runs
+            # jobs on a thread pool); the zygote ends when its socket does, i.e. with the worker
+        )
+        theirs.close()
+        self.sock = ours
+
+    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+        socket.send_fds(self.sock, [json.dumps(request).encode()], list(fds))
+        reply = self.sock.recv(4096)
+        if not reply:
+            raise OSError("the zygote ended")
+        return json.loads(reply)
+
+    def fork(self, cwd: str, env: dict, memory_cap: int, stderr_path: Path) -> Forked:
+        r_in, w_in = os.pipe()
+        r_out, w_out = os.pipe()
+        err = os.open(stderr_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            pid = self._ask({"op": "fork", "cwd": cwd, "env": env, "cap": memory_cap}, [r_in, w_out, err])["pid"]
+        finally:
+            for fd in (r_in, w_out, err):
+                os.close(fd)
+        return Forked(self, pid, os.fdopen(w_in, "wb"), os.fdopen(r_out, "rb"))
+
+    def reap(self, pid: int) -> int:
+        return self._ask({"op": "reap", "pid": pid})["status"]
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+
+_ZYGOTES: dict[str, Zygote] = {}  # this worker's, by environment
+
+
+def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
+    """A checker process reading its job on stdin and writing events on stdout."""
+    if hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and os.environ.get("COURSE_NO_ZYGOTE") != "1":
+        key = json.dumps(sorted((k, v) for k, v in env.items() if k not in PER_JOB))
+        zygote = _ZYGOTES.get(key)
+        try:
+            if zygote is None or not zygote.alive():
+                zygote = _ZYGOTES[key] = Zygote({k: v for k, v in env.items() if k not in PER_JOB})
+            return zygote.fork(cwd, env, memory_cap, stderr_path)
+        except OSError:
+            _ZYGOTES.pop(key, None)  # a broken zygote: a fresh interpreter this time, a new zygote next
+    return subprocess.Popen(
+        [sys.executable, "-I", "-c", CHECKER_MAIN, PACKAGE_ROOT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=open(stderr_path, "ab"),
+        env=env,
+        cwd=cwd,
+        preexec_fn=lambda: limit_and_tie(memory_cap),
+    )
+
+
+PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE")  # set in each checker after the fork
+
+
+def serve() -> None:
+    """The zygote: import, then fork a checker for each request until the worker goes."""
+    import importlib
+
+    for name in WARM:
+        importlib.import_module(name)
+    sock = socket.socket(fileno=int(sys.argv[2]))
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+        except OSError:
+            os._exit(0)
+        if not data:
+            os._exit(0)
+        request = json.loads(data)
+        if request.get("op") == "reap":
+            try:
+                _, status = os.waitpid(int(request["pid"]), 0)
+                code = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:
+                code = -9
+            sock.sendall(json.dumps({"status": code}).encode())
+            continue
+        pid = os.fork()
+        if pid == 0:  # the checker
+            code = 1
+            try:
+                sock.close()
+                for target, fd in zip((0, 1, 2), fds):
+                    os.dup2(fd, target)
+                    os.close(fd)
+                os.chdir(request["cwd"])
+                os.environ.clear()
+                os.environ.update(request["env"])
+                limit_and_tie(int(request["cap"]))
+                from autograder.grader.checker import main
+
+                main()
+                code = 0
+            finally:
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(json.dumps({"pid": pid}).encode())

@@ -1,0 +1,64 @@
+"""Checkers are forks of one warm zygote per worker (autograder/grader/spawn.py): JAX is imported
+once per worker, not once per notebook, and nothing of it outlives grading."""
+
+import shutil
+import threading
+import time
+
+import psutil
+import pytest
+
+from autograder.grader import Settings, grade
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+LESSON = "01_number_formats"
+
+
+def _checkers_below(pid: int) -> set[tuple[int, int]]:
+    """(checker pid, zygote pid) for each checker below ``pid`` now: a zygote runs spawn.serve and
+    its parent does not (a fork keeps its zygote's command line, so a checker's own children, bwrap
+    and the student's process, have a parent that looks like one)."""
+    found = set()
+    for proc in psutil.Process(pid).children(recursive=True):
+        try:
+            if "autograder.grader.spawn" in " ".join(proc.cmdline()) and "autograder.grader.spawn" not in " ".join(
+                proc.parent().cmdline()
+            ):
+                found |= {(child.pid, proc.pid) for child in proc.children()}
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_checkers_are_forks_of_one_zygote_per_worker_and_nothing_outlives_grading(tmp_path):
+    subs = tmp_path / "subs"
+    for student in ("ada", "bob", "cy"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(ROOT / "examples" / "submissions" / student / f"{LESSON}.ipynb", subs / student)
+    seen, done = set(), threading.Event()
+
+    def watch():
+        while not done.is_set():
+            seen.update(_checkers_below(psutil.Process().pid))
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        results = grade(subs, tmp_path / "out", Settings(jobs=1), quiet=True, names=[LESSON])
+    finally:
+        done.set()
+        watcher.join()
+    print({r.student: (r.score, r.status) for r in results}, seen)
+    assert {r.student: r.score for r in results} == {"ada": 13, "bob": 0, "cy": 13} or all(
+        r.status == "ok" for r in results
+    )
+    checkers, zygotes = {c for c, _ in seen}, {z for _, z in seen}
+    assert len(checkers) >= 3, "one checker a notebook, each a fork"
+    assert len(zygotes) == 1, "one zygote for the worker"
+    time.sleep(1)
+    left = [
+        p for p in psutil.process_iter(["cmdline"]) if "autograder.grader.spawn" in " ".join(p.info["cmdline"] or [])
+    ]
+    assert not [p for p in left if p.pid in zygotes], "the zygote ends with its worker"
