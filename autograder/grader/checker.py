@@ -1,6 +1,7 @@
 """The trusted checker: one process per notebook, where every point is decided.
 
-    python -m autograder.grader.checker < job.json      (started by run.py; events on stdout)
+    python -m autograder.grader.checker < job.json      (run.py starts it through spawn.py: a fork
+                                                         of a warm zygote; events on stdout)
 
 It runs the lesson's setup, the instructor's definitions and then each test cell, in its own
 interpreter, which the student's code cannot reach: the exercises' names are ``StudentFunction``
@@ -35,9 +36,9 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from .remote import Budget, RestartsUsed, Student, StudentDied, StudentTimeout
+from .remote import RestartsUsed, Student, StudentDied, StudentTimeout
 from .standins import StudentFunction
-from .settings import Limits
+from .settings import Budget, Limits
 from .workdir import empty, over_limit
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"

@@ -26,6 +26,7 @@ from pathlib import Path
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
 ZYGOTE_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import serve; serve()"
+PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE")  # set in each checker after the fork
 WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker")
 
 
@@ -133,9 +134,6 @@ def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
         cwd=cwd,
         preexec_fn=lambda: limit_and_tie(memory_cap),
     )
-
-
-PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE")  # set in each checker after the fork
 
 
 def serve() -> None:
