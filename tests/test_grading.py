@@ -50,27 +50,39 @@ def wrong_answer(lesson):
 WRONG_ONE = ["02_matmul_accumulation"]
 
 
-# Red team: two unwritten functions, each answered by the reference of the other that a hidden
-# test lends (the other exercises are rebound to the references so that a wrong answer costs only
-# its own points). Lending only the exercises BEFORE the tested one breaks the cycle.
-CIRCULAR = {
+# Red team (issue 28): lesson 03 with no quantization code at all. Each exercise asks a sibling
+# for the answer on inputs of its own making: quantize_per_tensor as quantize_per_channel of one
+# long column, quantize_per_channel as quantize_per_tensor of each column, w8a8_matmul with x
+# quantized per row as quantize_per_channel of x.T. With whole references lent as siblings this took
+# 4/15; a sibling now answers only the inputs a test planned, so each falls back to the stubs here.
+ORACLE = {
     "quantize_per_channel": (
         "import numpy as np\n\ndef quantize_per_channel(w):\n"
-        "    other = quantize_per_tensor\n"
-        "    if type(other).__name__ != 'Lent':\n        raise NotImplementedError()\n"
         "    w = np.asarray(w)\n"
-        "    parts = [other(w[:, j:j + 1]) for j in range(w.shape[1])]\n"
+        "    parts = [quantize_per_tensor(w[:, j:j + 1]) for j in range(w.shape[1])]\n"
         "    q = np.concatenate([np.asarray(p[0]).reshape(-1, 1) for p in parts], axis=1).astype(np.int8)\n"
         "    return q, np.array([[float(np.asarray(p[1])) for p in parts]], np.float32)\n"
     ),
     "quantize_per_tensor": (
         "import numpy as np\n\ndef quantize_per_tensor(w):\n"
-        "    other = quantize_per_channel\n"
-        "    if type(other).__name__ != 'Lent':\n        raise NotImplementedError()\n"
         "    w = np.asarray(w)\n"
-        "    q, s = other(w.reshape(-1, 1))\n"
+        "    q, s = quantize_per_channel(w.reshape(-1, 1))\n"
         "    return np.asarray(q).reshape(w.shape).astype(np.int8), np.asarray(s, np.float32).reshape(())\n"
     ),
+    "dequantize": "def dequantize(q, scale):\n    raise NotImplementedError()\n",
+    "w8a8_matmul": (
+        "import numpy as np\n\ndef w8a8_matmul(x, q_w, s_w):\n"
+        "    q_x, s_x = quantize_per_channel(np.asarray(x, np.float32).T)\n"
+        "    acc = np.asarray(q_x).T.astype(np.int32) @ np.asarray(q_w).astype(np.int32)\n"
+        "    return (acc * np.asarray(s_x).T * np.asarray(s_w)).astype(np.float32)\n"
+    ),
+    "granularity_errors": "def granularity_errors(seed=9):\n    raise NotImplementedError()\n",
+}
+# Lesson 06 with its first two exercises unwritten: mx_matmul and granularity_sweep (the solution's,
+# built on mx_quantize and mx_dequantize) still earn their hidden points from the planned answers.
+STUBBED_SIBLINGS = {
+    "mx_quantize": 'def mx_quantize(x, elem="float8_e4m3fn", block=32):\n    raise NotImplementedError()\n',
+    "mx_dequantize": "def mx_dequantize(elements, scales, block=32):\n    raise NotImplementedError()\n",
 }
 
 
@@ -87,7 +99,9 @@ def graded_class(tmp_path_factory):
             subs / "wrong" / f"{lesson}.ipynb",
         )
     lesson = "03_int8_quantization"
-    write(fill_answers(student_nb(lesson), source_nb(lesson), CIRCULAR), subs / "circular" / f"{lesson}.ipynb")
+    write(fill_answers(student_nb(lesson), source_nb(lesson), ORACLE), subs / "oracle" / f"{lesson}.ipynb")
+    lesson = "06_block_scaled_formats"
+    write(fill_answers(student_nb(lesson), source_nb(lesson), STUBBED_SIBLINGS), subs / "stubbed" / f"{lesson}.ipynb")
     results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
@@ -188,16 +202,21 @@ def test_check_recognises_a_renamed_copy(tmp_path):
     assert lesson_of(tmp_path / "other.ipynb") is None and lesson_of(tmp_path / "broken.ipynb") is None
 
 
-def test_two_unwritten_exercises_cannot_answer_each_other_through_the_lent_references(graded_class):
-    """Only what comes before the tested exercise is lent: quantize_per_tensor written on top of
-    quantize_per_channel keeps its hidden points (a correct answer given a correct per-channel),
-    quantize_per_channel, written on nothing, gets none (before: both hidden tests passed). The
-    other answers of this notebook are the solution's."""
-    lesson = "03_int8_quantization"
-    r = graded_class[("circular", lesson)]
+def test_siblings_answer_only_what_a_test_planned(graded_class):
+    """No lent oracles: lesson 03 built only from questions to its siblings scores what the blank
+    notebook scores (0), while lesson 06's mx_matmul and granularity_sweep, correct on top of two
+    unwritten siblings, keep all their points (the planned answers are what they ask for) and the
+    unwritten ones get none."""
+    r = graded_class[("oracle", "03_int8_quantization")]
+    print("lesson 03 oracle:", r.score, r.status, {t.grade_id: t.score for t in r.tests})
+    assert (r.score, r.status) == (0, "ok")
+    lesson = "06_block_scaled_formats"
+    r = graded_class[("stubbed", lesson)]
     scores = {t.grade_id: t.score for t in r.tests}
-    print(r.score, r.status, scores)
     points = points_by_test(lesson)
-    assert scores["test_quantize_per_channel_hidden"] == 0 and scores["test_quantize_per_channel_visible"] == 0
-    assert scores["test_quantize_per_tensor_hidden"] == points["test_quantize_per_tensor_hidden"]
-    assert scores["test_quantize_per_tensor_visible"] == 0  # visible tests lend nothing
+    print("lesson 06, mx_quantize and mx_dequantize unwritten:", r.score, r.status, scores)
+    for gid, pts in points.items():
+        expected = 0 if gid.startswith(("test_mx_quantize", "test_mx_dequantize")) else pts
+        if gid.startswith(("test_mx_matmul_visible", "test_granularity_sweep_visible")):
+            continue  # visible checks run the notebook's own siblings: they may fail
+        assert scores[gid] == expected, (gid, scores[gid], expected)

@@ -113,29 +113,119 @@ def test_installs_happen_only_on_colab(lesson):
             assert "find_spec" in cell.source, "install only what is missing"
 
 
-def test_hidden_tests_lend_only_the_exercises_before_their_own(lesson):
-    """A hidden test may rebind other exercises to the references (``_Isolated``: a wrong answer
-    then costs only its own exercise's points), but only those that come BEFORE the exercise it
-    tests: the references the student's code can then reach form a chain, never a cycle. (With
-    every other exercise lent, two unwritten functions each answered by the other's reference took
-    both hidden tests: 4/15 from nothing in lesson 03.)"""
+def _planned_lends(cell_source):
+    """The sibling exercises a hidden test lends (``_Isolated(**_lent)`` with ``_lent = {n:
+    _PlannedAnswers(n) for n in (...)}``, or ``_Isolated(name=_PlannedAnswers("name"))``)."""
+    tree = ast.parse(cell_source)
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_PlannedAnswers":
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant):
+                names.append(arg.value)
+        if isinstance(node, ast.DictComp) and "_PlannedAnswers" in ast.unparse(node.key) + ast.unparse(node.value):
+            for gen in node.generators:
+                names += [e.value for e in getattr(gen.iter, "elts", []) if isinstance(e, ast.Constant)]
+    return names
+
+
+PLANNED_DEFS = ("_plan_key", "_PlannedAnswers", "_Isolated")
+
+
+def _definitions(lessons):
+    """Every definition of the planned-answer machinery in the lessons' cells, by name."""
+    found = {name: [] for name in PLANNED_DEFS}
+    for lesson in lessons:
+        for cell in source_nb(lesson).cells:
+            if cell.cell_type != "code" or not any(n in cell.source for n in PLANNED_DEFS):
+                continue
+            for node in ast.parse(cell.source).body:
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in PLANNED_DEFS:
+                    found[node.name].append((f"{lesson}:{cell_grade_id(cell)}", ast.unparse(node)))
+    return found
+
+
+def test_hidden_tests_lend_only_planned_answers_of_earlier_exercises(lesson):
+    """docs/AUTHORING.md, "No lent oracles": a hidden test may answer a sibling exercise only from
+    planned answers (``_PlannedAnswers``: the reference's answers for the inputs the test plans
+    before each call), only for exercises BEFORE the tested one, and never by rebinding a name to a
+    reference (``globals()["a"] = _ref_a``: the grader lends such a function to nobody, so the
+    notebook would grade differently from how it runs). The old ``_Isolated("a", ...)``, which lent
+    whole references, answered neighbouring exercises for free: 4/15 from no quantization code."""
     nb = source_nb(lesson)
     order = [cell_grade_id(c)[len("answer_") :] for c in nb.cells if cell_grade_id(c).startswith("answer_")]
     for cell in nb.cells:
         gid = cell_grade_id(cell)
-        if not gid.endswith("_hidden") or "_Isolated(" not in cell.source:
+        if not gid.startswith("test_"):
+            continue
+        tree = ast.parse(cell.source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_Isolated":
+                assert not node.args, f"{gid}: _Isolated takes planned answers by keyword, not names"
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+                target = ast.unparse(node)
+                assert not re.match(r"globals\(\)\[", target), f"{gid}: rebinds a name in globals(): {target}"
+        if not gid.endswith("_hidden"):
+            assert "_PlannedAnswers(" not in cell.source, f"{gid}: a visible test lends nothing"
             continue
         tested = gid[len("test_") : -len("_hidden")]
-        calls = [
-            n
-            for n in ast.walk(ast.parse(cell.source))
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_Isolated"
-        ]
-        for call in calls:
-            lent = [a.value for a in call.args if isinstance(a, ast.Constant)]
-            assert len(lent) == len(call.args), f"{gid}: _Isolated takes names as literal strings"
-            later = [n for n in lent if order.index(n) >= order.index(tested)]
-            assert later == [], f"{gid} lends {later}: not before {tested} in the lesson"
+        lent = _planned_lends(cell.source)
+        if "_Isolated(**" in cell.source or "_PlannedAnswers(" in cell.source:
+            assert lent, f"{gid}: planned answers whose exercises cannot be read statically"
+        later = [n for n in lent if n not in order or order.index(n) >= order.index(tested)]
+        assert later == [], f"{gid} lends {later}: not before {tested} in the lesson"
+
+
+def test_every_lesson_carries_one_planned_answers_machinery():
+    """The grader lends ``_PlannedAnswers`` objects (standins.lends): every copy of it, of its key
+    and of ``_Isolated`` in every lesson is the same code, so the behaviour tested below is the
+    behaviour of each."""
+    found = _definitions(LESSONS)
+    for name, copies in found.items():
+        print(name, [where for where, _ in copies])
+        assert copies, f"no lesson defines {name}"
+        assert len({code for _, code in copies}) == 1, f"{name} differs between {[w for w, _ in copies]}"
+
+
+def test_planned_answers_answer_only_what_was_planned():
+    """The lessons' ``_PlannedAnswers``: a planned input (given positionally, by keyword, with a
+    default spelled out, as NumPy or JAX, with a dtype or its name) gets the reference's answer, a
+    copy each time; any other input (another shape, another value, another argument) gets the
+    notebook's own function; after ``limit`` answers, the own function answers every call."""
+    import numpy as np
+
+    code = "\n\n".join(copies[0][1] for copies in _definitions(LESSONS).values())
+    calls = []
+
+    def _ref_f(x, elem="float32", block=2):
+        return np.asarray(x, np.float32) * 2, {"block": block}
+
+    def f(x, elem="float32", block=2):
+        calls.append((np.asarray(x).shape, elem, block))
+        return "own"
+
+    ns = {"np": np, "_ref_f": _ref_f, "f": f}
+    exec(code, ns)
+    plans = ns["_PlannedAnswers"]("f", limit=5)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    planned = plans.plan(x, "float32")
+    import jax.numpy as jnp
+
+    for args, kwargs in [((x,), {}), ((x.astype(np.float64),), {"block": 2}), ((jnp.asarray(x), np.float32), {})]:
+        found, answer = plans.planned_answer(args, kwargs)
+        assert found and np.array_equal(answer[0], planned[0]), (args, kwargs)
+        answer[0][0, 0] = 99  # a copy: the next caller gets the planned answer, not this one
+    assert plans(x)[0][0, 0] == 0
+    assert plans.planned_answer((x, 1, 2, 3), {}) == (False, None)  # not the contract's arguments
+    for args, kwargs in [((x.T,), {}), ((x + 1,), {}), ((x,), {"block": 4}), ((x, "bfloat16"), {})]:
+        assert plans.planned_answer(args, kwargs) == (False, None), (args, kwargs)
+        assert plans(*args, **kwargs) == "own", (args, kwargs)
+    assert len(calls) == 4
+    assert plans.planned_answer((x,), {})[0]  # the fifth answer
+    assert plans.planned_answer((x,), {}) == (False, None) and plans(x) == "own"  # limit reached
+    with ns["_Isolated"](f=plans):
+        assert ns["f"] is plans
+    assert ns["f"] is f
 
 
 def test_hidden_tests_draw_fresh_inputs_from_the_grading_seed(lesson):

@@ -48,6 +48,11 @@ class StudentDied(BaseException):
     """The student's process ended, broke the channel, or could not be (re)started."""
 
 
+class InputsChanged(BaseException):
+    """The files the checker handed to the student's code changed during its call: the test's
+    expectation cannot be trusted, so the test fails (a BaseException: no test catches it)."""
+
+
 class RestartsUsed(StudentDied):
     """The process is gone and its restarts are used up: the test did not run (its own state,
     "not_run": the status comes from what used the restarts, a timeout or a death)."""
@@ -74,6 +79,7 @@ class Student:
         self.depth = 0
         self.contract: list[str] = []
         self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
+        self.inputs_digest = None  # () -> the digest of the checker's inputs (None: none kept)
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -249,6 +255,7 @@ class Student:
         mutable = [
             i for i, a in enumerate(args) if type(a) is list or (isinstance(a, np.ndarray) and a.flags.writeable)
         ]
+        before = self.inputs_digest() if self.depth == 0 and self.inputs_digest else None
         self.depth += 1
         try:
             target = {"handle": name} if isinstance(name, int) else {"name": name}
@@ -268,6 +275,9 @@ class Student:
             if self.depth == 0:
                 self.handles.clear()
             self.freeze(True)  # back in the checker's code, at any depth
+            if before is not None and self.inputs_digest() != before:
+                self.events.append("changed the test's input files")
+                raise InputsChanged("the files this test handed to your code were changed during the call")
         return reply
 
     def _serve(self, encode, decode):
@@ -302,7 +312,15 @@ class Student:
                 kwargs = decode(message.get("kwargs") or {"$": "dict", "v": []})
                 if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
                     raise TypeError("bad callback arguments")
-                result = target(*args, **kwargs)
+                planned = getattr(type(target), "planned_answer", None)
+                if callable(planned):  # a test's planned answers: only the inputs it listed
+                    found, result = planned(target, tuple(args), dict(kwargs))
+                    if not found:  # the student's own function answers this one (student_side)
+                        self.freeze(False)
+                        self._send({"op": "unplanned"})
+                        return
+                else:
+                    result = target(*args, **kwargs)
             else:  # only the methods a lent result is lent for: never a walk through its attributes
                 if attr not in LENT_METHODS or not callable(getattr(type(target), attr, None)):
                     raise AttributeError(str(attr)[:50])

@@ -41,6 +41,16 @@ def matmul_precision():
     return None if value is None else str(value)
 
 
+def lends(obj) -> bool:
+    """Whether the checker lends ``obj`` to a student's call in place of an exercise: only a test's
+    planned answers (a class with a ``planned_answer(args, kwargs) -> (found, value)`` method, the
+    lessons' ``_PlannedAnswers``), which answer the inputs the test listed before the call and
+    nothing else. A plain reference function would be an oracle for any input."""
+    return obj is not None and not isinstance(obj, StudentFunction) and callable(
+        getattr(type(obj), "planned_answer", None)
+    )
+
+
 class StudentObject:
     """Stands, in the checker, for an object the student's process lent (a function its code
     handed to a reference): it can only be called, and what comes back is plain data."""
@@ -76,11 +86,10 @@ class StudentFunction:
         bind = {}
         for other in self.student.contract:
             current = self.namespace.get(other)
-            if (
-                other != self.name
-                and current is not None
-                and not (isinstance(current, StudentFunction) and current.name == other)
-            ):
+            # only planned answers are lent (a test's table of a sibling's reference answers for
+            # the inputs it will pass, see ``lends``); a general reference never is: the student's
+            # own function answers in its place
+            if other != self.name and lends(current):
                 bind[other] = current
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
