@@ -46,8 +46,10 @@ def lends(obj) -> bool:
     planned answers (a class with a ``planned_answer(args, kwargs) -> (found, value)`` method, the
     lessons' ``_PlannedAnswers``), which answer the inputs the test listed before the call and
     nothing else. A plain reference function would be an oracle for any input."""
-    return obj is not None and not isinstance(obj, StudentFunction) and callable(
-        getattr(type(obj), "planned_answer", None)
+    return (
+        obj is not None
+        and not isinstance(obj, StudentFunction)
+        and callable(getattr(type(obj), "planned_answer", None))
     )
 
 
