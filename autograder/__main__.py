@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.submissions.is_dir():
             print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
             return 2
+        from .grader.canary import CanaryFailed
         from .grader.distribute import SchedulerError
 
         if args.scheduler and args.jobs:
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             results = grade(args.submissions, args.out, _settings(args), force=args.force, scheduler=args.scheduler)
         except KeyboardInterrupt:
             return 130
-        except SchedulerError as exc:
+        except (SchedulerError, CanaryFailed) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         print_table(results)
@@ -75,6 +76,15 @@ def main(argv: list[str] | None = None) -> int:
             f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
             f"and the nbgrader gradebook {args.out / 'gradebook.db'}"
         )
+        faults = [r for r in results if r.status == "grader-error"]
+        if faults:
+            print(
+                f"error: {len(faults)} notebook(s) could not be graded because of the grader, not the student "
+                f"(first: {faults[0].student}/{faults[0].notebook}: {faults[0].detail}); no grade was written "
+                "for them: fix the cause and rerun the same command to grade them",
+                file=sys.stderr,
+            )
+            return 2
         return 0
     if args.command == "check":
         return check(args.notebook, _settings(args))

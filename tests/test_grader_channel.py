@@ -54,6 +54,11 @@ def start_ticker(path):
 def read(path):
     return open(path).read()
 
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return True
+
 def hog(children, mib, seconds):
     """Children that each hold ``mib`` MiB (under the per-process address-space cap) for a while."""
     pids = []
@@ -91,7 +96,7 @@ def student(tmp_path, request):
     limits = getattr(request, "param", Limits())
     work = tmp_path / "work"
     (work / "tmp").mkdir(parents=True)
-    names = ["walk", "pending", "start_ticker", "read", "hog", "spin"]
+    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin"]
     init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": names}
     budget = Budget(120, 60)
     budget.start_cell()
@@ -167,3 +172,37 @@ def test_busy_children_share_one_cpu_cap(student):
     cores = fns["spin"](4, 2.0)
     print(f"{cores:.2f} cores used")
     assert cores < 0.75
+
+
+def test_the_checkers_inputs_are_read_only_and_checked_after_each_call(tmp_path):
+    """What a test hands the student's code to read lies in the checker's input folder: readable,
+    not writable, in the sandbox; and should anything there change during a call (a sandbox
+    without namespaces, say), the test fails with InputsChanged, whatever it catches."""
+    from autograder.grader.faults import InputsChanged
+    from autograder.grader.workdir import manifest
+
+    work, inputs = tmp_path / "work", tmp_path / "inputs"
+    (work / "tmp").mkdir(parents=True)
+    inputs.mkdir()
+    (inputs / "case.txt").write_text("expected")
+    init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": ["read", "write"]}
+    budget = Budget(120, 60)
+    budget.start_cell()
+    s = Student(lambda: sandbox.prepare(tmp_path, work, Limits(), ROOT, "none", inputs), init, budget, 1)
+    s.contract = ["read", "write"]
+    s.start()
+    s.wait_ready()
+    try:
+        s.inputs_digest = lambda: manifest(inputs)
+        fns = {name: StudentFunction(s, name, {}, dict(os.environ)) for name in s.defined}
+        assert fns["read"](str(inputs / "case.txt")) == "expected"
+        with pytest.raises(OSError):
+            fns["write"](str(inputs / "case.txt"), "forged")
+        assert (inputs / "case.txt").read_text() == "expected"
+        assert fns["write"](str(work / "tmp" / "out.txt"), "fine")  # its own folder stays writable
+        s.inputs_digest = lambda: manifest(work)  # a folder the student CAN write, as if it were the inputs
+        with pytest.raises(InputsChanged):
+            fns["write"](str(work / "tmp" / "out.txt"), "changed")
+        assert "changed the test's input files" in s.events
+    finally:
+        s.stop()

@@ -85,6 +85,43 @@ STUBBED_SIBLINGS = {
     "mx_dequantize": "def mx_dequantize(elements, scales, block=32):\n    raise NotImplementedError()\n",
 }
 
+# Lesson 04 with nothing implemented (issue 28: 9/14): capture_warmed_trace sleeps, invents its
+# timings and writes a 2-byte file that parses as an empty trace; count_events and top_ops truncate
+# the trace they are handed (the checker's own, which its reference read after the call) and
+# answer from nothing. Traces the checker makes are read-only to the student now, and a trace
+# passes only if it holds the traced steps.
+FABRICATED_TRACES = {
+    "capture_warmed_trace": (
+        "import os, time, tempfile\nfrom pathlib import Path\n\n"
+        "def capture_warmed_trace(steps=4, trace_dir=None):\n"
+        "    t0 = time.perf_counter()\n    time.sleep(0.3)\n    warm = (time.perf_counter() - t0) * 1000\n"
+        "    if trace_dir is None:\n        trace_dir = os.environ.get('TPU_TRACE_DIR') or tempfile.mkdtemp()\n"
+        "    d = Path(trace_dir).resolve() / 'plugins' / 'profile' / 'x'\n    d.mkdir(parents=True, exist_ok=True)\n"
+        "    (d / 'h.xplane.pb').write_bytes(b'\\x0a\\x00')\n"
+        "    return {'warmup_ms': warm, 'steady_ms': 0.001, 'xplane_count': 1,\n"
+        "            'trace_dir': str(Path(trace_dir).resolve())}\n"
+    ),
+    "count_events": (
+        "def count_events(xplane_file, name_substring):\n"
+        "    try:\n        open(xplane_file, 'wb').write(b'\\x0a\\x00')\n    except OSError:\n        pass\n"
+        "    return 0\n"
+    ),
+    "top_ops": (
+        "def top_ops(xplane_file, k=5):\n"
+        "    try:\n        open(xplane_file, 'wb').write(b'\\x0a\\x00')\n    except OSError:\n        pass\n"
+        "    return []\n"
+    ),
+}
+
+
+def stubs(lesson):
+    """The release's unanswered stubs, by function."""
+    return {
+        cell_grade_id(c).removeprefix("answer_"): c.source
+        for c in student_nb(lesson).cells
+        if cell_grade_id(c).startswith("answer_")
+    }
+
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
@@ -102,6 +139,9 @@ def graded_class(tmp_path_factory):
     write(fill_answers(student_nb(lesson), source_nb(lesson), ORACLE), subs / "oracle" / f"{lesson}.ipynb")
     lesson = "06_block_scaled_formats"
     write(fill_answers(student_nb(lesson), source_nb(lesson), STUBBED_SIBLINGS), subs / "stubbed" / f"{lesson}.ipynb")
+    lesson = "04_xprof_profiling"
+    attack = {**stubs(lesson), **FABRICATED_TRACES}
+    write(fill_answers(student_nb(lesson), source_nb(lesson), attack), subs / "fabricated" / f"{lesson}.ipynb")
     results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
@@ -220,3 +260,12 @@ def test_siblings_answer_only_what_a_test_planned(graded_class):
         if gid.startswith(("test_mx_matmul_visible", "test_granularity_sweep_visible")):
             continue  # visible checks run the notebook's own siblings: they may fail
         assert scores[gid] == expected, (gid, scores[gid], expected)
+
+
+def test_fabricated_or_truncated_traces_earn_nothing(graded_class):
+    """Lesson 04 with fabricated timings and an empty trace, and functions that truncate the trace
+    they are handed, scores what the blank notebook scores (0 of 14; 9 before)."""
+    lesson = "04_xprof_profiling"
+    r, blank = graded_class[("fabricated", lesson)], graded_class[("blank", lesson)]
+    print({t.grade_id: (t.score, t.message[:80]) for t in r.tests})
+    assert r.status == "ok" and r.score == blank.score == 0

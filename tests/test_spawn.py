@@ -36,24 +36,33 @@ def test_checkers_are_forks_of_one_zygote_per_worker_and_nothing_outlives_gradin
     for student in ("ada", "bob", "cy"):
         (subs / student).mkdir(parents=True)
         shutil.copy(ROOT / "examples" / "submissions" / student / f"{LESSON}.ipynb", subs / student)
-    seen, done = set(), threading.Event()
+    seen, done, caps = set(), threading.Event(), set()
+    settings = Settings(jobs=1, checker_memory_bytes=3 * 2**30 + 2**20)  # a cap no default equals
 
     def watch():
         while not done.is_set():
-            seen.update(_checkers_below(psutil.Process().pid))
+            found = _checkers_below(psutil.Process().pid)
+            for pid, _ in found - seen:
+                try:
+                    caps.add(psutil.Process(pid).rlimit(psutil.RLIMIT_AS)[0])
+                except psutil.Error:
+                    pass
+            seen.update(found)
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        results = grade(subs, tmp_path / "out", Settings(jobs=1), quiet=True, names=[LESSON])
+        results = grade(subs, tmp_path / "out", settings, quiet=True, names=[LESSON])
     finally:
         done.set()
         watcher.join()
     print({r.student: (r.score, r.status) for r in results}, seen)
-    assert {r.student: r.score for r in results} == {"ada": 13, "bob": 0, "cy": 13} or all(
-        r.status == "ok" for r in results
-    )
+    assert {r.student: r.score for r in results} == {"ada": 13, "bob": 0, "cy": 10}  # cy: one wrong answer
+    assert all(r.status == "ok" for r in results)
+    # each checker holds its own stated address-space cap (the trace bomb's MemoryError is there)
+    print("checkers' RLIMIT_AS:", caps)
+    assert caps == {settings.checker_memory_bytes}
     checkers, zygotes = {c for c, _ in seen}, {z for _, z in seen}
     assert len(checkers) >= 3, "one checker a notebook, each a fork"
     assert len(zygotes) == 1, "one zygote for the worker"

@@ -10,6 +10,8 @@ run.py          one notebook: start and watch its checker, then decide
 spawn.py        a checker forked from a warm zygote (JAX imported once per worker)
 checker.py      the trusted process: setup, references, tests; every point is decided here
 remote.py       one student process from the checker: frames, calls, callbacks, restarts
+faults.py       what can end a call to it (timeout, death, changed inputs, a sandbox that fails)
+canary.py       before a class: the grader proves its sandbox and its grading (fail closed)
 standins.py     what the checker holds for the student's functions and objects
 wire.py         the channel: plain data in frames, size-capped, linear-time parsing
 student_side.py the student's process: definitions, then answers calls (untrusted)

@@ -31,15 +31,17 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 from . import sandbox
-from .remote import RestartsUsed, Student, StudentDied, StudentTimeout
+from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
+from .remote import Student
 from .standins import StudentFunction
 from .settings import Budget, Limits
-from .workdir import empty, over_limit
+from .workdir import empty, manifest, over_limit
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
 
@@ -64,6 +66,15 @@ class CappedText(io.TextIOBase):
         return "".join(self.parts)
 
 
+ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
+# (the student's calls time out at the budget itself; the watchdog in run.py waits GRACE = 30 s more)
+
+
+class CellTimeout(BaseException):
+    """The checker's own timer: a test's code (parsing what a student's code wrote, say) ran past
+    the cell's time. Parsing time counts against the cell like the student's calls."""
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0][:500] if text else ""
@@ -85,9 +96,11 @@ class Checker:
             "names": job["contract"],
         }
         self.workdir = Path(job["workdir"])
+        self.inputs = Path(job["inputs"])
         self.student = Student(self._launch, init, self.budget, s["max_restarts"])
         self.student.contract = list(job["contract"])
         self.student.watch = self._work_folder_over
+        self.student.inputs_digest = lambda: manifest(self.inputs)
         self.max_output = s["max_output_chars"]
 
     def _work_folder_over(self) -> str:
@@ -103,6 +116,7 @@ class Checker:
             self.limits,
             Path(self.job["repository"]),
             self.job["settings"]["emulation"],
+            self.inputs,
         )
 
     def _run(self, label: str, code: str) -> tuple[str, str, str, str]:
@@ -110,9 +124,21 @@ class Checker:
         out = CappedText(self.max_output)
         self.student.events = []
         state, ename, evalue = "ok", "", ""
+        in_call = []
+
+        def alarm(signum, frame):
+            in_call.append(self.student.depth > 0)
+            raise CellTimeout("the test ran past its time in the checker")
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(self.budget.left(), 0.0) + ALARM_GRACE)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
                 exec(compile(code, f"<{label}>", "exec"), self.ns)
+        except CellTimeout as exc:
+            state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
+            if any(in_call):  # stopped inside a call: the channel is mid-message, start afresh
+                self.student.stop("timed out")
         except StudentTimeout as exc:
             state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
         except RestartsUsed as exc:
@@ -121,6 +147,9 @@ class Checker:
             state, ename, evalue = "died", "StudentDied", _first_line(exc)
         except BaseException as exc:  # noqa: BLE001  a failing check is data
             state, ename, evalue = "error", type(exc).__name__, _first_line(exc)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         events = self.student.events
         if state in ("ok", "error") and any(e.startswith("not run") for e in events):
             state = "not_run"
@@ -137,11 +166,17 @@ class Checker:
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
         import tempfile
 
-        tempfile.tempdir = str(self.workdir / "tmp")  # a test's temporary files: where the student reads
+        # A test's temporary files (what it computes its expectations from) are the checker's, in a
+        # folder the student's process sees read-only; a test that hands the student a folder to
+        # write in makes it below GRADING_OUTPUT_ROOT, the student's own (docs/AUTHORING.md).
+        tempfile.tempdir = str(self.inputs)
+        self.ns["GRADING_OUTPUT_ROOT"] = str(self.workdir / "tmp")
         try:  # it starts while the checker runs its setup
             self.student.start()
-        except OSError as exc:
-            self.student.events.append(f"could not start the student's process: {exc}")
+        except OSError as exc:  # the sandbox's command could not even be run: the grader's fault
+            self.emit({"event": "ready", "grader_fault": f"could not start the student's process: {exc}"})
+            self.emit({"event": "done", "log": []})
+            return
         setup_state, _, setup_error, _ = self._run("setup", job["setup"])
         for label, code in job["checker_cells"]:
             self._run(label, code)
@@ -154,6 +189,11 @@ class Checker:
                 self.student.ensure()
             else:
                 self.student.wait_ready()
+        except SandboxFault as exc:  # nothing of the student's ran: no grade can be given
+            self.student.stop()
+            self.emit({"event": "ready", "grader_fault": _first_line(exc)})
+            self.emit({"event": "done", "log": list(self.student.log)[-50:]})
+            return
         except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
             ready_error = _first_line(exc) or type(exc).__name__
             self.student.stop()

@@ -150,6 +150,11 @@ def grade(
     if not quiet:
         print(sandbox.describe(), file=sys.stderr)
     lesson_data = load_lessons(root, names, out / "gradebook.db")
+    if found:  # fail closed: the grader proves its sandbox and its grading before any grade exists
+        from . import canary
+
+        canary.process_canary(settings, root)
+        canary.solution_canary(lesson_data[sorted({n for _, n in found})[0]], settings, root)
     (out / "run.json").write_text(json.dumps(provenance(root, settings), indent=1))
     journal = Journal(out / "journal.jsonl", fresh=force)
     key = f"{settings.emulation}"
@@ -197,7 +202,7 @@ def grade(
             cluster.close()
         writer.close()
         journal.close()
-        write_outputs(out, list(results.values()))
+        write_outputs(out, [r for r in results.values() if r.status != "grader-error"])
     from ..report import build_report, write_exports
 
     write_exports(out)
@@ -210,19 +215,20 @@ def grade(
 def record(job: dict, outcome, results, journal, writer, progress, lesson_data) -> Result:
     """Record one finished job as it arrives (parent only): ``outcome`` is the Result dict a worker
     returned, or the exception that stands for it (a worker died: never a silent zero)."""
-    if isinstance(outcome, BaseException):
+    if isinstance(outcome, BaseException):  # the grader's machinery failed: never a student's zero
         r = Result(
             job["student"],
             job["lesson"]["name"],
-            status="error",
+            status="grader-error",
             max_score=lesson_data[job["lesson"]["name"]].max_score(),
-            detail=printable(f"grader crashed: {type(outcome).__name__}: {outcome}"),
+            detail=printable(f"not graded (the grader crashed: {type(outcome).__name__}: {outcome})"),
         )
     else:
         r = Result.from_dict(outcome)
     results[(r.student, r.notebook)] = r
-    journal.append(r)
-    writer.record(r)
+    if r.status != "grader-error":  # no grade: neither journaled (regraded next run) nor written
+        journal.append(r)
+        writer.record(r)
     progress.update(r)
     return r
 

@@ -104,7 +104,9 @@ def read_only_paths() -> list[str]:
     return sorted(p for p in paths if os.path.exists(p))
 
 
-def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
+def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: list[str] = ()) -> list[str]:
+    """Restrict this process: read-only Python/system folders and ``read_only`` (the checker's
+    inputs), read-write ``workdir``, read ``extra_files``."""
     libc = ctypes.CDLL(None, use_errno=True)
     fs_all = 0
     for name in [
@@ -150,7 +152,7 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str]) -> list[str]:
         finally:
             os.close(pfd)
 
-    for path in read_only_paths():
+    for path in [*read_only_paths(), *read_only]:
         allow(path, read_dir)
     allow("/dev", fs_all)  # /dev/null, /dev/shm, /dev/urandom
     allow(workdir, fs_all)

@@ -4,20 +4,20 @@
 In the checker, each exercise's name is bound to a ``StudentFunction``. Calling it sends the
 arguments (plain data; any other object, such as a callable a test hands to ``benchmark``, is lent
 as a handle whose calls come back here and run in the checker) and the checker's state that a call
-depends on (working directory, environment changes, ``jax.default_matmul_precision``, and any
-exercise the test has rebound, e.g. to a reference), then waits for plain data back, serving the
+depends on (working directory, environment changes, ``jax.default_matmul_precision``, and the
+test's planned answers of other exercises, see standins.lends), then waits for plain data back, serving the
 student's callbacks meanwhile. What comes back is decoded into the checker's own types: no object
 of the student's reaches a comparison.
 
 A call that outlives the cell's time, a process that dies, and a broken message end the call with
-``StudentTimeout``/``StudentDied`` (BaseExceptions, so a test's ``except Exception`` cannot swallow
-them); the process is started again, definitions replayed, for the next call, while restarts and
-the notebook's time last (one budget).
+``StudentTimeout``/``StudentDied`` (faults.py); the process is started again, definitions
+replayed, for the next call, while restarts and the notebook's time last (one budget).
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import select
 import subprocess
@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from . import wire
+from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
 from .sandbox import Launch
 from .settings import Budget
 
@@ -38,28 +39,6 @@ WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
 # (frames, code objects, __globals__, a jitted function's .trace) would let the student's code
 # walk the checker's objects, so it is refused.
 LENT_METHODS = frozenset({"block_until_ready"})
-
-
-class StudentTimeout(BaseException):
-    """The student's code ran past the cell's (or the notebook's) time."""
-
-
-class StudentDied(BaseException):
-    """The student's process ended, broke the channel, or could not be (re)started."""
-
-
-class InputsChanged(BaseException):
-    """The files the checker handed to the student's code changed during its call: the test's
-    expectation cannot be trusted, so the test fails (a BaseException: no test catches it)."""
-
-
-class RestartsUsed(StudentDied):
-    """The process is gone and its restarts are used up: the test did not run (its own state,
-    "not_run": the status comes from what used the restarts, a timeout or a death)."""
-
-
-class StudentRaised(Exception):
-    """An exception of a type the checker does not rebuild (a class of the student's)."""
 
 
 class Student:
@@ -79,7 +58,7 @@ class Student:
         self.depth = 0
         self.contract: list[str] = []
         self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
-        self.inputs_digest = None  # () -> the digest of the checker's inputs (None: none kept)
+        self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -96,13 +75,24 @@ class Student:
         )
         self.starts += 1
         threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
-        self._send(self.init_message)
+        with contextlib.suppress(StudentDied):  # it died before reading: wait_ready finds no hello
+            self._send(self.init_message)
 
     def _drain(self, stream) -> None:
         for line in iter(lambda: stream.readline(4096), b""):  # bounded: a line without end cannot fill memory
             self.log.append(line.decode("utf-8", "replace").rstrip()[:300])
 
     def wait_ready(self) -> None:
+        try:
+            hello = self._receive() if self.proc is not None else {}
+        except StudentDied:
+            hello = {}
+        if hello.get("op") != "hello":
+            self.stop()
+            if self.starts == 1:  # nothing of the student's has run yet in this notebook
+                tail = ": " + " | ".join(list(self.log)[-3:]) if self.log else ""
+                raise SandboxFault(f"the student's process could not start in the sandbox{tail}")
+            raise StudentDied("the student's process did not start")
         reply = self._receive()
         self.freeze(True)
         if reply.get("op") != "ready":
@@ -255,7 +245,6 @@ class Student:
         mutable = [
             i for i, a in enumerate(args) if type(a) is list or (isinstance(a, np.ndarray) and a.flags.writeable)
         ]
-        before = self.inputs_digest() if self.depth == 0 and self.inputs_digest else None
         self.depth += 1
         try:
             target = {"handle": name} if isinstance(name, int) else {"name": name}
@@ -275,9 +264,6 @@ class Student:
             if self.depth == 0:
                 self.handles.clear()
             self.freeze(True)  # back in the checker's code, at any depth
-            if before is not None and self.inputs_digest() != before:
-                self.events.append("changed the test's input files")
-                raise InputsChanged("the files this test handed to your code were changed during the call")
         return reply
 
     def _serve(self, encode, decode):

@@ -73,6 +73,11 @@ def _events(proc: subprocess.Popen, deadline_of):
                 continue
 
 
+class GraderFault(Exception):
+    """The grader could not grade a notebook for reasons that are not the student's (its sandbox
+    did not start): the row is ``grader-error``, no grade is written, the next run regrades it."""
+
+
 def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
     """The seed a notebook's hidden tests draw from: the run's, mixed with who and what, so that
     two students get different inputs and ``--seed`` reproduces a regrade."""
@@ -112,13 +117,16 @@ def run_checker(
                 break
             home = job_dir / "checker"
             workdir = job_dir / "student" / "work"
+            inputs = job_dir / "student" / "inputs"  # the tests' files: read-only to the student
             for folder in (home, workdir):
                 (folder / "tmp").mkdir(parents=True, exist_ok=True)
+            inputs.mkdir(exist_ok=True)
             job = {
                 "settings": dataclasses.asdict(settings),
                 "job_dir": str(job_dir),
                 "checker_home": str(home),
                 "workdir": str(workdir),
+                "inputs": str(inputs),
                 "repository": str(repository),
                 "setup": plan.setup,
                 "setup_label": "setup",
@@ -145,7 +153,7 @@ def run_checker(
                 COURSE_EMULATE=settings.emulation,
             )
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
-            proc = start_checker(env, str(home), 2 * settings.limits.memory_bytes, job_dir / "checker.log")
+            proc = start_checker(env, str(home), settings.checker_memory_bytes, job_dir / "checker.log")
             running.append(proc)
             checker_starts += 1
             proc.stdin.write(json.dumps(job).encode())
@@ -162,6 +170,8 @@ def run_checker(
                     break
                 kind = event.get("event")
                 if kind == "ready":
+                    if event.get("grader_fault"):
+                        raise GraderFault(printable(str(event["grader_fault"]), 300))
                     if checker_starts == 1:
                         notes += _ready_notes(event, plan)
                 elif kind == "start":
@@ -263,7 +273,15 @@ def grade_notebook(
         return result
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)
     result.seed = notebook_seed(settings.seed, student, lesson.name)
-    records, notes = run_checker(plan, settings, repository, seed=result.seed)
+    try:
+        records, notes = run_checker(plan, settings, repository, seed=result.seed)
+    except GraderFault as exc:  # never the student's zero: no grade, regraded on the next run
+        result.status, result.detail = "grader-error", f"not graded (the grader's fault, not yours): {exc}"
+        result.tests = [
+            TestResult(s.grade_id, 0.0, s.points, "not run: the grader could not start", s.hidden, s.doc) for s in steps
+        ]
+        result.seconds = time.perf_counter() - t0
+        return result
     result.notes = plan.notes + notes
     decide(result, plan.tests, records, plan.attacks, plan.edits, settings.cell_timeout)
     result.seconds = time.perf_counter() - t0

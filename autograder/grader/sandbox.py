@@ -8,7 +8,8 @@ process gets
   every process the student started is gone with it; ``--new-session``: no terminal to write to;
 - a new user namespace mapped to an unprivileged uid (65534), whatever user runs the grader;
 - a filesystem of only the read-only Python installation and system libraries, its own work folder
-  (shared with its checker, which reads what it writes there), and private ``/tmp`` and
+  (shared with its checker, which reads what it writes there), the checker's input folder
+  read-only (the files a test hands to the student's code), and private ``/tmp`` and
   ``/dev/shm`` (size-capped, gone with it); no ``/etc/shadow``, no other ``/proc``, no repository;
 - caps (rlimits, set before bwrap starts and inherited): address space, file size, open files,
   no core dumps; and, where the grader may create one, a cgroup (cgroup.py) capping processes and
@@ -197,8 +198,19 @@ class Launch:
         return [sys.executable, "-I", "-c", LAUNCHER, json.dumps(spec), *self.argv]
 
 
-def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emulation: str) -> Launch:
-    """The command for a student process whose only writable folder is ``workdir``."""
+def python_executable() -> str:
+    """This interpreter, through its real folder: a virtual environment reached through a symlink
+    (conda, pyenv, a shared install) is bound at its real path (``python_paths``), so the link's
+    own path does not exist in the sandbox. The file name is kept: a venv's ``python`` is itself a
+    link to the base interpreter, and following it would leave the venv."""
+    return os.path.join(os.path.realpath(os.path.dirname(sys.executable)), os.path.basename(sys.executable))
+
+
+def prepare(
+    job_dir: Path, workdir: Path, limits: Limits, repository: Path, emulation: str, inputs: Path | None = None
+) -> Launch:
+    """The command for a student process whose only writable folder is ``workdir``; ``inputs``
+    (where the checker writes the files its tests hand to the student) is there read-only."""
     code_dir = job_dir / "sandbox-code"
     code_dir.mkdir(exist_ok=True)
     for name in SANDBOX_FILES:
@@ -213,6 +225,7 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
         "PYTHONNOUSERSITE": "1",
         "COURSE_EMULATE": emulation,
         "COURSE_LANDLOCK_RW": str(workdir),
+        "COURSE_LANDLOCK_RO": str(inputs) if inputs is not None else "",
         "COURSE_REPOSITORY": str(repository.resolve()),
         "LANG": "C.UTF-8",
     }
@@ -220,7 +233,7 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
         if key in os.environ:
             env[key] = os.environ[key]
     (workdir / "tmp").mkdir(exist_ok=True)
-    python = [sys.executable, str(code_dir / "student_side.py")]
+    python = [python_executable(), str(code_dir / "student_side.py")]
     cgroup = new_cgroup(limits)
     if bwrap_works():
         return Launch(python, env, cgroup, limits, namespaced=False)
@@ -268,6 +281,10 @@ def prepare(job_dir: Path, workdir: Path, limits: Limits, repository: Path, emul
         "--ro-bind",
         str(code_dir),
         str(code_dir),
+    ]
+    if inputs is not None:  # the tests' input files: readable, never writable (docs/AUTHORING.md)
+        argv += ["--ro-bind", str(inputs), str(inputs)]
+    argv += [
         "--chdir",
         str(workdir),
         "--disable-userns",

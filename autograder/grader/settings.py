@@ -7,7 +7,9 @@ import time
 from dataclasses import dataclass, field
 
 GiB = 2**30
-STATUSES = ("ok", "timeout", "error", "tampered", "missing")  # a row's status, one of these
+STATUSES = ("ok", "timeout", "error", "tampered", "missing", "grader-error")  # a row's status, one of these
+# ("grader-error": the grader could not grade it; never written as a grade, regraded next run)
+GRADED = STATUSES[:5]  # the statuses of a grade (grader-error rows are not grades)
 EMULATION_MODES = ("tpu", "gpu", "none")
 
 
@@ -38,6 +40,9 @@ class Settings:
     jobs: int | None = None  # notebooks graded at once (None: CPU cores)
     seed: int | None = None  # recorded in run.json; None: drawn per run
     max_output_chars: int = 20_000  # of a test's printed output kept for its feedback
+    checker_memory_bytes: int = 4 * GiB  # address space of each notebook's trusted checker (RLIMIT_AS;
+    # it holds JAX and the tests' references: about 1.7 GB measured on lesson 04): a test that parses
+    # a student's bomb gets a MemoryError there, never the host's memory
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self):

@@ -35,8 +35,11 @@ def limit_and_tie(memory_cap: int) -> None:
     its parent dies (the student's process dies with the checker: bwrap --die-with-parent)."""
     import resource
 
-    if memory_cap:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_cap, memory_cap))
+    if memory_cap:  # the soft limit caps the checker; the hard one stays, so that the student's
+        # process it starts may set its own cap (Limits.memory_bytes), larger or not, without
+        # CAP_SYS_RESOURCE (which a container's root often lacks)
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (memory_cap, hard))
     os.setpgrp()
     _die_with_parent()
 

@@ -10,7 +10,8 @@ import os
 
 import numpy as np
 
-from .remote import Student, StudentRaised
+from .faults import InputsChanged, StudentRaised
+from .remote import Student
 
 
 def rebuilt_exception(message: dict) -> BaseException:
@@ -96,7 +97,15 @@ class StudentFunction:
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
     def __call__(self, *args, **kwargs):
-        value, after = self.student.call(self.name, args, kwargs, self._context())
+        # the checker's input files, digested around the test's own (outermost) call
+        guard = self.student.inputs_digest if self.student.depth == 0 else None
+        before = guard() if guard else None
+        try:
+            value, after = self.student.call(self.name, args, kwargs, self._context())
+        finally:  # raised or returned: a test must not go on with inputs the student's code changed
+            if guard and guard() != before:
+                self.student.events.append("changed the test's input files")
+                raise InputsChanged("the files this test handed to your code were changed during the call")
         for i, new in after:  # what the student's function did to its (mutable) arguments
             old = args[i] if isinstance(i, int) and 0 <= i < len(args) else None
             if type(old) is list and type(new) is list:

@@ -32,7 +32,8 @@ def _landlock() -> None:
 
         abi = landlock.landlock_abi()
         if abi:
-            landlock.apply_landlock(abi, workdir, [])
+            inputs = os.environ.get("COURSE_LANDLOCK_RO")  # the checker's input files, read-only
+            landlock.apply_landlock(abi, workdir, [], [inputs] if inputs else [])
     except Exception as exc:  # noqa: BLE001  reported, never fatal: the namespaces still hold
         print(f"sandbox: Landlock not applied: {exc}", file=sys.stderr)
 
@@ -259,6 +260,9 @@ def run_cells(cells) -> list:
 def init(message: dict) -> None:
     for code in message.get("prelude") or []:
         exec(compile(code, "<grader-prelude>", "exec"), {"__name__": "__grader_prelude__"})
+    # the grader's part of the start went well (sandbox, Python, the emulation prelude): from here
+    # on a death is the student's code's doing, before it a fault of the grader (remote.SandboxFault)
+    send({"op": "hello"})
     errors = run_cells(message.get("cells") or [])
     defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
     send({"op": "ready", "defined": defined, "errors": errors})

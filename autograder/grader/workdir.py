@@ -67,6 +67,38 @@ def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
     return ""
 
 
+def manifest(folder: Path) -> str:
+    """A digest of everything below ``folder`` (the checker's inputs): each entry's relative path,
+    type, inode, size, change times, and a regular file's contents. The checker's own folder holds a
+    test's handful of small files; any change by someone else (a write, a rename, a truncation, a
+    file swapped for a link) changes it."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = os.path.join(root, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            rel = os.path.relpath(path, folder)
+            digest.update(
+                f"{rel}\0{st.st_mode}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\n".encode()
+            )
+            if stat.S_ISREG(st.st_mode):
+                try:
+                    with open(path, "rb") as f:
+                        for chunk in iter(lambda: f.read(1 << 20), b""):
+                            digest.update(chunk)
+                except OSError:
+                    digest.update(b"unreadable")
+            elif stat.S_ISLNK(st.st_mode):
+                digest.update(os.readlink(path).encode(errors="surrogateescape"))
+    return digest.hexdigest()
+
+
 def new_job_dir() -> Path:
     """A notebook's own folder (the checker's home, the student's work folder), mode 0700: what
     the student writes is the grader's user's on the host (its user namespace maps to that user),

@@ -1,0 +1,30 @@
+"""What can end a call to a student's process, as exceptions (raised by remote.py, caught by the
+checker and the canary). All but ``StudentRaised`` are BaseExceptions: a test's ``except
+Exception`` cannot swallow them, so a test that catches everything still cannot pass on them."""
+
+
+class StudentTimeout(BaseException):
+    """The student's code ran past the cell's (or the notebook's) time."""
+
+
+class StudentDied(BaseException):
+    """The student's process ended, broke the channel, or could not be (re)started."""
+
+
+class InputsChanged(BaseException):
+    """The files the checker handed to the student's code changed during its call: the test's
+    expectation cannot be trusted, so the test fails (a BaseException: no test catches it)."""
+
+
+class SandboxFault(BaseException):
+    """The grader's own start of a student's process failed (before any code of the student's ran):
+    the sandbox, the Python installation or the grader's prelude is broken. Never the student's."""
+
+
+class RestartsUsed(StudentDied):
+    """The process is gone and its restarts are used up: the test did not run (its own state,
+    "not_run": the status comes from what used the restarts, a timeout or a death)."""
+
+
+class StudentRaised(Exception):
+    """An exception of a type the checker does not rebuild (a class of the student's)."""
