@@ -129,6 +129,17 @@ def _planned_lends(cell_source):
     return names
 
 
+def _defined_names(tree):
+    """The names a cell defines: functions, classes, and plain assignments."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
 PLANNED_DEFS = ("_plan_key", "_PlannedAnswers", "_Isolated")
 
 
@@ -174,6 +185,11 @@ def test_hidden_tests_lend_only_planned_answers_of_earlier_exercises(lesson):
             assert lent, f"{gid}: planned answers whose exercises cannot be read statically"
         later = [n for n in lent if n not in order or order.index(n) >= order.index(tested)]
         assert later == [], f"{gid} lends {later}: not before {tested} in the lesson"
+        # the references it plans from are its own cell's: a regrade of this test alone, or a
+        # sibling's hidden test that failed before its definitions, cannot leave them undefined
+        own = _defined_names(tree)
+        missing = [f"_ref_{n}" for n in lent if f"_ref_{n}" not in own]
+        assert missing == [], f"{gid} plans from {missing}, defined outside its own cell"
 
 
 def test_every_lesson_carries_one_planned_answers_machinery():

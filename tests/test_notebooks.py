@@ -25,11 +25,22 @@ from autograder.lessoncheck import (
     load_mutants,
 )
 from autograder.notebooks import cell_grade_id
-from conftest import assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
+from conftest import LESSONS, assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
 
 TEST_SEED = int(os.environ.get("COURSE_TEST_SEED", "271828"))
+
+
+FIRST_HALF = LESSONS[: (len(LESSONS) + 1) // 2]  # tests/test_notebooks_second_half.py has the rest
+
+
+@pytest.fixture(params=FIRST_HALF)
+def lesson(request):
+    """The lessons of this module. Grading every candidate of every lesson is the longest work of
+    `make test`; `--dist loadfile` gives each file to one worker, so the lessons are split over two
+    files (this one and tests/test_notebooks_second_half.py) that two workers run side by side."""
+    return request.param
 
 
 def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):

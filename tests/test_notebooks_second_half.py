@@ -1,0 +1,26 @@
+"""tests/test_notebooks.py's tests for the second half of the lessons: a file of its own, so that
+`--dist loadfile` runs the two halves on two workers (each file keeps its own graded candidates
+and TPU runs, computed once per lesson)."""
+
+import pytest
+
+from conftest import LESSONS
+from test_notebooks import (  # noqa: F401  (collected here with this file's lessons)
+    FIRST_HALF,
+    graded_candidates,
+    run_under_tpu,
+    test_every_correct_alternative_gets_full_marks,
+    test_every_plausible_wrong_answer_loses_only_its_own_points,
+    test_solution_notebook_under_emulated_tpu_precision,
+    test_student_release_runs_with_only_stub_errors,
+    test_the_grader_gives_the_solution_every_test,
+    test_the_grading_seed_reaches_every_random_hidden_test,
+)
+
+pytestmark = pytest.mark.slow
+SECOND_HALF = [name for name in LESSONS if name not in FIRST_HALF]
+
+
+@pytest.fixture(params=SECOND_HALF)
+def lesson(request):
+    return request.param
