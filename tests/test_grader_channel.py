@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 
 CODE = '''
 import os, threading, time
+import jax  # as a lesson's setup does: the process notes compilations from here on
 def walk(fn):
     """Everything the student's code tries on a callable the checker lent it."""
     found = []
@@ -72,6 +73,15 @@ def hog(children, mib, seconds):
         pids.append(pid)
     return sorted(os.waitpid(p, 0)[1] for p in pids)
 
+def compile_two(scale):
+    """Two fresh jits (two XLA compilations), one of them called twice."""
+    import jax, jax.numpy as jnp
+    f = jax.jit(lambda a: a * scale)
+    def named_step(a):
+        return a + 1.0
+    g = jax.jit(named_step)
+    return float(f(jnp.ones(3))[0] + f(jnp.ones(3))[0] + g(jnp.ones(3))[0])
+
 def spin(children, seconds):
     """Busy children: CPU the notebook graded next to this one would lose."""
     pids = []
@@ -96,7 +106,7 @@ def student(tmp_path, request):
     limits = getattr(request, "param", Limits())
     work = tmp_path / "work"
     (work / "tmp").mkdir(parents=True)
-    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin"]
+    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin", "compile_two"]
     init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": names}
     budget = Budget(120, 60)
     budget.start_cell()
@@ -132,6 +142,31 @@ def test_a_lent_result_exposes_block_until_ready_only(student):
     assert fns["pending"](Pending) == "blocked"
     assert Pending.waited == 1
     assert fns["pending"](lambda: jnp.ones(3)) == "blocked"
+
+
+def test_a_calls_compilations_are_re_recorded_for_the_test(student):
+    """What a call compiled (JAX's monitoring in the student's process) reaches the test as
+    compile events of the checker's own jax.monitoring, once per compilation, only for that call."""
+    fns, s, work = student
+    seen = []
+
+    def listen(event, duration, **kwargs):
+        if event == "/jax/core/compile/backend_compile_duration":
+            seen.append((kwargs.get("fun_name"), duration))
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        assert fns["compile_two"](2.0) == 6.0
+        first = list(seen)
+        assert fns["write"](str(work / "note"), "x") is True  # compiles nothing: re-records nothing
+        after_read = list(seen)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    print(first)
+    names = [name for name, _ in first]  # eager ops (jnp.ones, indexing) compile too
+    assert names.count("jit(<lambda>)") == 1 and names.count("jit(named_step)") == 1, names
+    assert all(isinstance(d, float) and d > 0 for _, d in first)
+    assert after_read == first
 
 
 def test_nothing_of_the_students_runs_between_calls(student):

@@ -19,6 +19,7 @@ from autograder.grader.model import Result, TestRecord, TestResult
 from autograder.grader.outputs import feedback_html, write_outputs
 from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
 from autograder.grader.faults import StudentRaised
+from autograder.grader.remote import MAX_COMPILES, compile_events
 from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks
@@ -208,6 +209,18 @@ def test_handles_decode_only_through_their_owner():
     assert decoder({"$": "handle", "id": 3}) == "the checker's object"
     with pytest.raises(wire.WireError):
         decoder({"$": "lent", "id": 3})
+
+
+def test_reported_compilations_are_plain_bounded_data():
+    """A call's compile events (remote.compile_events) keep [str, finite float >= 0] pairs only,
+    names cut to 200 characters, at most MAX_COMPILES: anything else the student's process sends
+    there is dropped."""
+    good = [["jit(step)", 0.02], ["x" * 500, 1.5]]
+    bad = [["jit(f)", -1.0], ["jit(f)", float("nan")], ["jit(f)", float("inf")], ["jit(f)", 3], [1, 0.1],
+           ["a", 0.1, "extra"], "jit(f)", None]
+    assert compile_events(good + bad) == [("jit(step)", 0.02), ("x" * 200, 1.5)]
+    assert compile_events({"$": "dict"}) == compile_events(None) == compile_events("x") == []
+    assert len(compile_events([["f", 0.001]] * (MAX_COMPILES + 10))) == MAX_COMPILES
 
 
 def test_rebuilt_exceptions_are_the_checkers_own():

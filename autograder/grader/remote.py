@@ -41,6 +41,24 @@ WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
 LENT_METHODS = frozenset({"block_until_ready"})
 
 
+MAX_COMPILES = 256  # compile events a call may report (student_side.MAX_COMPILES)
+
+
+def compile_events(reported) -> list[tuple[str, float]]:
+    """The XLA compilations a call reports (JAX's own monitoring, in the student's process), as
+    (name, seconds): plain strings and finite non-negative floats only, at most MAX_COMPILES.
+    Data from the student's process like the value returned: evidence of what the call did, never
+    a grade by itself (standins.StudentFunction re-records them for the test)."""
+    events = []
+    for item in reported if type(reported) is list else []:
+        if len(events) >= MAX_COMPILES:
+            break
+        if type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is float:
+            if 0.0 <= item[1] < 86400.0:
+                events.append((item[0][:200], item[1]))
+    return events
+
+
 class Student:
     """One sandboxed student process at a time, restarted on demand."""
 
@@ -59,6 +77,7 @@ class Student:
         self.contract: list[str] = []
         self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
+        self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -277,8 +296,10 @@ class Student:
                     after = [(i, decode(v)) for i, v in message.get("after") or []]
                 except (wire.WireError, TypeError, ValueError) as exc:
                     raise TypeError(f"the value returned cannot be graded: {exc}") from None
+                self.compiles = compile_events(message.get("compiles"))
                 return value, after
             if op == "raise":
+                self.compiles = []
                 from .standins import rebuilt_exception
 
                 raise rebuilt_exception(message)

@@ -9,7 +9,8 @@ Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]]
                       {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
                       {"op": "result" | "raise", ...}   (answers to its own callbacks)
 Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, message]]}
-                      {"op": "return", "value", "after": [[index, value]]} | {"op": "raise", ...}
+                      {"op": "return", "value", "after": [[index, value]], "compiles": [[name, secs]]}
+                      | {"op": "raise", ...}
                       {"op": "callback", "id", "attr", "args", "kwargs"}
 """
 
@@ -204,7 +205,37 @@ def call_context(ctx: dict):
         _restore_env(saved_env)
 
 
+BACKEND_COMPILE = "/jax/core/compile/backend_compile_duration"
+COMPILES: list = []  # [fun_name, seconds] of XLA compilations, as JAX's monitoring reports them
+MAX_COMPILES = 256
+_listening = []
+
+
+def _listen_for_compiles() -> None:
+    """Once JAX is imported (the lesson's setup does it), note each XLA compilation it reports, so
+    that a call's reply says what it compiled (a test of a warm-up asks; see remote.Student)."""
+    if _listening or "jax" not in sys.modules:
+        return
+    try:
+        from jax import monitoring
+
+        def on_event(event, duration, **kwargs):
+            if event == BACKEND_COMPILE and len(COMPILES) < MAX_COMPILES:
+                COMPILES.append([str(kwargs.get("fun_name", ""))[:200], float(duration)])
+
+        monitoring.register_event_duration_secs_listener(on_event)
+        _listening.append(on_event)
+    except Exception:  # noqa: BLE001  an old JAX without monitoring: calls report no compiles
+        _listening.append(None)
+
+
+_depth = [0]
+
+
 def do_call(message: dict) -> dict:
+    _listen_for_compiles()
+    start = len(COMPILES)
+    _depth[0] += 1
     try:
         fn = _own(message["handle"]) if "handle" in message else NAMESPACE.get(message.get("name"))
         if not callable(fn):
@@ -214,9 +245,13 @@ def do_call(message: dict) -> dict:
         with call_context(message.get("ctx") or {}):
             value = fn(*args, **kwargs)
         after = [[i, ENCODE(args[i])] for i in message.get("mutable") or [] if i < len(args)]
-        return {"op": "return", "value": ENCODE(value), "after": after}
+        reply = {"op": "return", "value": ENCODE(value), "after": after, "compiles": COMPILES[start:]}
     except BaseException as exc:  # noqa: BLE001  every failure, sys.exit() included, is data
-        return _exception_message(exc)
+        reply = _exception_message(exc)
+    _depth[0] -= 1
+    if not _depth[0]:  # a call inside a callback reports its compiles, and its caller them too
+        COMPILES.clear()
+    return reply
 
 
 def serve(until_reply: bool = False):
@@ -264,6 +299,7 @@ def init(message: dict) -> None:
     # on a death is the student's code's doing, before it a fault of the grader (remote.SandboxFault)
     send({"op": "hello"})
     errors = run_cells(message.get("cells") or [])
+    _listen_for_compiles()
     defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
     send({"op": "ready", "defined": defined, "errors": errors})
 
