@@ -216,8 +216,16 @@ def test_reported_compilations_are_plain_bounded_data():
     names cut to 200 characters, at most MAX_COMPILES: anything else the student's process sends
     there is dropped."""
     good = [["jit(step)", 0.02], ["x" * 500, 1.5]]
-    bad = [["jit(f)", -1.0], ["jit(f)", float("nan")], ["jit(f)", float("inf")], ["jit(f)", 3], [1, 0.1],
-           ["a", 0.1, "extra"], "jit(f)", None]
+    bad = [
+        ["jit(f)", -1.0],
+        ["jit(f)", float("nan")],
+        ["jit(f)", float("inf")],
+        ["jit(f)", 3],
+        [1, 0.1],
+        ["a", 0.1, "extra"],
+        "jit(f)",
+        None,
+    ]
     assert compile_events(good + bad) == [("jit(step)", 0.02), ("x" * 200, 1.5)]
     assert compile_events({"$": "dict"}) == compile_events(None) == compile_events("x") == []
     assert len(compile_events([["f", 0.001]] * (MAX_COMPILES + 10))) == MAX_COMPILES
