@@ -100,6 +100,7 @@ class MutantResult:
     function: str
     why: str
     failed_tests: list[str] = field(default_factory=list)
+    visible_fails: bool = False  # the mutant's "visible_fails": its visible test must catch it too
 
     @property
     def own_hidden_failed(self) -> bool:
@@ -112,7 +113,8 @@ class MutantResult:
 
     @property
     def ok(self) -> bool:
-        return self.own_hidden_failed and not self.others_failed
+        visible = f"test_{self.function}_visible" in self.failed_tests or not self.visible_fails
+        return self.own_hidden_failed and visible and not self.others_failed
 
 
 def load_alternatives(lesson: str) -> list[dict]:
@@ -234,7 +236,7 @@ def grade_variants(
         failed = list(r["failed"])
         if r["errors"]:
             failed.insert(0, "<the answer's own code raised: it never ran>")
-        results.append(MutantResult(m["function"], m["why"], failed))
+        results.append(MutantResult(m["function"], m["why"], failed, bool(m.get("visible_fails"))))
     return records, results
 
 

@@ -43,3 +43,17 @@ def test_ipython_syntax_is_treated_conservatively():
         ("test_x_hidden", "assert result == 1"),
     )
     assert reachable_tests(nb, "f") == {"test_x_hidden"}
+
+
+def test_a_mutant_is_caught_by_its_hidden_test_and_where_marked_its_visible_one():
+    """MutantResult.ok: its own hidden test failed, no other exercise's test did, and, for a mutant
+    marked "visible_fails", its visible test failed too."""
+    from autograder.lessoncheck import MutantResult
+
+    hidden, visible, other = "test_f_hidden", "test_f_visible", "test_g_hidden"
+    assert MutantResult("f", "", [hidden]).ok
+    assert MutantResult("f", "", [visible, hidden]).ok
+    assert not MutantResult("f", "", [visible]).ok
+    assert not MutantResult("f", "", [hidden, other]).ok
+    assert not MutantResult("f", "", [hidden], visible_fails=True).ok
+    assert MutantResult("f", "", [visible, hidden], visible_fails=True).ok

@@ -396,3 +396,21 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
 ]
+
+# issue 28: a table made up to look right (labels, bytes, ordering, plausible errors) computes
+# nothing: the visible check compares values and catches it as the hidden one does
+MUTANTS += [
+    {
+        "function": "evaluate_precision_policies",
+        "visible_fails": True,
+        "why": "a fabricated table: the right labels, bytes and ordering, plausible errors, nothing computed",
+        "source": """
+def evaluate_precision_policies(seed=0):
+    labels = ["bf16 inputs, f32 accumulation, f32 output", "bf16 inputs, f32 accumulation, bf16 output",
+              "int8 per-column weights, f32 accumulation"]
+    return [{"policy": p, "max_abs_err": m, "mean_abs_err": a, "weight_bytes": wb, "scale_bytes": sb}
+            for p, m, a, wb, sb in zip(labels, (0.031, 0.047, 0.098), (0.0061, 0.0079, 0.0187),
+                                       (32768, 32768, 16384), (0, 0, 256))]
+""",
+    },
+]
