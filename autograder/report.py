@@ -40,6 +40,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# the statuses a grades.csv row may have: grader.settings.GRADED (a grader-error row is never
+# written), repeated here because the grader imports this module (tests/test_report.py checks)
 STATUSES = ("ok", "timeout", "error", "tampered", "missing")
 NEEDS_A_HUMAN = ("tampered", "error", "timeout", "missing")
 POINTS_ROW = "Points Possible"  # Canvas's name for the row of maximum points under the header

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder import report as rep
 from autograder.report import POINTS_ROW, build_report, main, safe_csv_cell, write_exports, write_safe_csv
 from conftest import ROOT
 
@@ -623,3 +624,12 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
     page = build_report(out).read_text()
     assert "id=problems" not in page, page.split("id=problems")[1][:500]
     assert_numbers_match_csvs(out, page)
+
+
+def test_the_report_knows_every_status_a_grade_can_have():
+    """A grades.csv row's status is one of the grader's graded statuses (grader-error rows are
+    never written); the report's list is that list, in that order (its table and figure columns)."""
+    from autograder.grader.settings import GRADED, STATUSES as ALL
+
+    assert rep.STATUSES == GRADED
+    assert "grader-error" in ALL and "grader-error" not in rep.STATUSES
