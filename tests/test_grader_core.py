@@ -376,7 +376,8 @@ def test_plan_runs_definitions_on_the_student_side_and_the_source_tests_in_the_c
     assert all("BEGIN HIDDEN" not in code and "f(5)" not in code for code in student.values())
     assert any("def helper" in code for _, code in plan.checker_cells)
     assert all("plot()" not in code and "result" not in code for _, code in plan.checker_cells)
-    assert plan.edits == [] and plan.attacks == ["imports os.system"] or plan.attacks == []
+    # a top-level call is dropped (never run), not an attack: the row is graded as usual
+    assert plan.edits == [] and plan.attacks == []
     assert any("did not run" in n for n in plan.notes)
 
 
@@ -458,7 +459,20 @@ def test_visible_messages_are_shown():
 def test_status_precedence(attacks, edits, states, expected):
     records = [TestRecord(f"t{i}", s) for i, s in enumerate(states)]
     assert status(attacks, edits, records)[0] == expected
-    assert PRECEDENCE.index(expected) >= 0
+
+
+PARTS = {"ok": ([], [], ["ok"]), "timeout": ([], [], ["timeout"]), "error": ([], [], ["died"])}
+PARTS["tampered"] = (["imports ctypes"], [], ["ok"])
+
+
+@pytest.mark.parametrize("a", sorted(PARTS))
+@pytest.mark.parametrize("b", sorted(PARTS))
+def test_a_rows_status_is_the_most_severe_of_its_parts(a, b):
+    """verdict.PRECEDENCE orders the statuses: a notebook with the findings of two rows takes the
+    status that comes first in it (tampered, then error, then timeout, then ok)."""
+    (att_a, ed_a, st_a), (att_b, ed_b, st_b) = PARTS[a], PARTS[b]
+    records = [TestRecord(f"t{i}", s) for i, s in enumerate(st_a + st_b)]
+    assert status(att_a + att_b, ed_a + ed_b, records)[0] == min(a, b, key=PRECEDENCE.index)
 
 
 def test_a_visible_test_left_when_the_restarts_are_used_up_says_so():
