@@ -13,6 +13,7 @@ remote.py       one student process from the checker: frames, calls, callbacks, 
 faults.py       what can end a call to it (timeout, death, changed inputs, a sandbox that fails)
 canary.py       before a class: the grader proves its sandbox and its grading (fail closed)
 standins.py     what the checker holds for the student's functions and objects
+compiles.py     what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence
 wire.py         the channel: plain data in frames, size-capped, linear-time parsing
 student_side.py the student's process: definitions, then answers calls (untrusted)
 sandbox.py      the student's process in fresh namespaces (bubblewrap), caps, a fallback

@@ -1,14 +1,10 @@
 """The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks
-(the stand-ins that make these calls look like functions are in standins.py).
-
-In the checker, each exercise's name is bound to a ``StudentFunction``. Calling it sends the
-arguments (plain data; any other object, such as a callable a test hands to ``benchmark``, is lent
-as a handle whose calls come back here and run in the checker) and the checker's state that a call
-depends on (working directory, environment changes, ``jax.default_matmul_precision``, and the
-test's planned answers of other exercises, see standins.lends), then waits for plain data back, serving the
-student's callbacks meanwhile. What comes back is decoded into the checker's own types: no object
-of the student's reaches a comparison.
-
+(standins.py makes these calls look like functions). Calling an exercise sends the arguments
+(plain data; any other object, such as a callable a test hands to ``benchmark``, is lent as a
+handle whose calls come back here) and the checker's state a call depends on (working directory,
+environment changes, ``jax.default_matmul_precision``, a test's planned answers, standins.lends),
+then serves the student's callbacks until plain data comes back (with what the call compiled,
+compiles.py), decoded into the checker's own types: no object of the student's is compared.
 A call that outlives the cell's time, a process that dies, and a broken message end the call with
 ``StudentTimeout``/``StudentDied`` (faults.py); the process is started again, definitions
 replayed, for the next call, while restarts and the notebook's time last (one budget).
@@ -27,6 +23,7 @@ import time
 import numpy as np
 
 from . import wire
+from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
 from .sandbox import Launch
 from .settings import Budget
@@ -39,24 +36,6 @@ WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
 # (frames, code objects, __globals__, a jitted function's .trace) would let the student's code
 # walk the checker's objects, so it is refused.
 LENT_METHODS = frozenset({"block_until_ready"})
-
-
-MAX_COMPILES = 256  # compile events a call may report (student_side.MAX_COMPILES)
-
-
-def compile_events(reported) -> list[tuple[str, float]]:
-    """The XLA compilations a call reports (JAX's own monitoring, in the student's process), as
-    (name, seconds): plain strings and finite non-negative floats only, at most MAX_COMPILES.
-    Data from the student's process like the value returned: evidence of what the call did, never
-    a grade by itself (standins.StudentFunction re-records them for the test)."""
-    events = []
-    for item in reported if type(reported) is list else []:
-        if len(events) >= MAX_COMPILES:
-            break
-        if type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is float:
-            if 0.0 <= item[1] < 86400.0:
-                events.append((item[0][:200], item[1]))
-    return events
 
 
 class Student:

@@ -10,6 +10,7 @@ import os
 
 import numpy as np
 
+from .compiles import replay_compiles
 from .faults import InputsChanged, StudentRaised
 from .remote import Student
 
@@ -52,24 +53,6 @@ def lends(obj) -> bool:
         and not isinstance(obj, StudentFunction)
         and callable(getattr(type(obj), "planned_answer", None))
     )
-
-
-BACKEND_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"  # jax._src.dispatch's name
-
-
-def replay_compiles(events) -> None:
-    """Re-record, in the checker's own ``jax.monitoring``, the XLA compilations the student's call
-    reported (remote.compile_events): a test that listens for compile events around a call (lesson
-    04's warm-up) then sees the student's, graded as when the notebook runs alone, where the call
-    compiles in the test's own process."""
-    import sys
-
-    if not events or "jax" not in sys.modules:
-        return
-    from jax import monitoring
-
-    for name, seconds in events:
-        monitoring.record_event_duration_secs(BACKEND_COMPILE_EVENT, seconds, fun_name=name)
 
 
 class StudentObject:

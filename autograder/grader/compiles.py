@@ -1,0 +1,42 @@
+"""What a student's call compiled: the evidence lesson 04's warm-up check reads.
+
+The student's process notes each XLA compilation JAX's own monitoring reports during a call
+(student_side.py) and sends them with the call's result as ``[name, seconds]`` pairs.
+``compile_events`` keeps only plain, bounded data of that shape; ``replay_compiles`` records them
+again in the checker's own ``jax.monitoring``, so a test that listens for compilations around a
+call sees the student's, as when the notebook runs alone (docs/AUTHORING.md, "Timings as
+containment"). Data from the student's process like the value returned: evidence of what the call
+did, never a grade by itself.
+"""
+
+from __future__ import annotations
+
+MAX_COMPILES = 256  # compile events a call may report (student_side.MAX_COMPILES)
+
+
+def compile_events(reported) -> list[tuple[str, float]]:
+    """The XLA compilations a call reports, as (name, seconds): plain strings and finite
+    non-negative floats only, names cut to 200 characters, at most MAX_COMPILES."""
+    events = []
+    for item in reported if type(reported) is list else []:
+        if len(events) >= MAX_COMPILES:
+            break
+        if type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is float:
+            if 0.0 <= item[1] < 86400.0:
+                events.append((item[0][:200], item[1]))
+    return events
+
+
+BACKEND_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"  # jax._src.dispatch's name
+
+
+def replay_compiles(events) -> None:
+    """Record again, in the checker's own ``jax.monitoring``, the compilations a call reported."""
+    import sys
+
+    if not events or "jax" not in sys.modules:
+        return
+    from jax import monitoring
+
+    for name, seconds in events:
+        monitoring.record_event_duration_secs(BACKEND_COMPILE_EVENT, seconds, fun_name=name)
