@@ -235,14 +235,6 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "function": "mx_dequantize",
-        "why": "jnp, naive astype(float32) * repeat",
-        "source": """
-def mx_dequantize(elements, scales, block=32):
-    return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(jnp.asarray(scales).astype(jnp.float32), block, axis=-1)
-""",
-    },
-    {
         "function": "nvfp4_dequantize",
         "why": "float64 then float32",
         "source": """

@@ -567,3 +567,26 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
 ]
+
+# issue 29: the extreme scale codes. 2^-127 is a subnormal float32, and XLA flushes it to zero when
+# it multiplies (trap 3): a JAX float32 product with it decodes 448 * 2^-127 (a normal float32) as 0
+MUTANTS += [
+    {
+        "function": "mx_dequantize",
+        "why": "jnp float32 scales multiplied (once an alternative): XLA flushes the subnormal scale 2^-127 to 0",
+        "source": """
+def mx_dequantize(elements, scales, block=32):
+    return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(jnp.asarray(scales).astype(jnp.float32), block, axis=-1)
+""",
+    },
+    {
+        "function": "mx_dequantize",
+        "why": "scale built as a JAX float32 power 2.0 ** (bits - 127): 2^-127 flushed to 0 in the product",
+        "source": """
+def mx_dequantize(elements, scales, block=32):
+    bits = jax.lax.bitcast_convert_type(jnp.asarray(scales), jnp.uint8).astype(jnp.float32)
+    s = jnp.where(bits == 255, jnp.nan, jnp.float32(2.0) ** (bits - 127.0))
+    return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(s, block, axis=-1)
+""",
+    },
+]
