@@ -220,7 +220,7 @@ def _listen_for_compiles() -> None:
         from jax import monitoring
 
         def on_event(event, duration, **kwargs):
-            if event == BACKEND_COMPILE and len(COMPILES) < MAX_COMPILES:
+            if event == BACKEND_COMPILE and _depth[0] and len(COMPILES) < MAX_COMPILES:
                 COMPILES.append([str(kwargs.get("fun_name", ""))[:200], float(duration)])
 
         monitoring.register_event_duration_secs_listener(on_event)
@@ -234,6 +234,8 @@ _depth = [0]
 
 def do_call(message: dict) -> dict:
     _listen_for_compiles()
+    if not _depth[0]:  # an outermost call: only its own compilations count
+        COMPILES.clear()
     start = len(COMPILES)
     _depth[0] += 1
     try:
