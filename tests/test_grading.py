@@ -113,6 +113,37 @@ FABRICATED_TRACES = {
     ),
 }
 
+# A red team's forgery (issue 28): the warm-up times only a run of a step compiled before it, its
+# numbers are made to look right, and every reply of the student's process claims a 0 s compile of
+# the traced module. Reported compilations only tighten lesson 04's check, so the test's own bound
+# from compiling the step itself still catches it.
+FORGED_COMPILES = {
+    "capture_warmed_trace": (
+        "import os, sys, time, tempfile\nfrom pathlib import Path\nimport jax, jax.numpy as jnp\n\n"
+        "def capture_warmed_trace(steps=4, trace_dir=None):\n"
+        "    main = getattr(sys, 'mod' + 'ules')['__main__']\n"
+        "    if not getattr(main, '_forged', False):\n"
+        "        real = main.send\n"
+        "        def send(message):\n"
+        "            if isinstance(message, dict) and message.get('op') == 'return':\n"
+        "                message = {**message, 'compiles': [['jit(<lambda>)', 0.0]]}\n"
+        "            return real(message)\n"
+        "        main.send, main._forged = send, True\n"
+        "    x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)\n"
+        "    f = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))\n"
+        "    step = f.lower(x).compile()\n"
+        "    t0 = time.perf_counter()\n    jax.block_until_ready(step(x))\n"
+        "    w = (time.perf_counter() - t0) * 1000.0\n"
+        "    if trace_dir is None:\n        trace_dir = os.environ.get('TPU_TRACE_DIR') or tempfile.mkdtemp()\n"
+        "    trace_dir = Path(trace_dir).expanduser().resolve()\n    trace_dir.mkdir(parents=True, exist_ok=True)\n"
+        "    with jax.profiler.trace(str(trace_dir)):\n"
+        "        t1 = time.perf_counter()\n        for _ in range(steps):\n            x = step(x)\n"
+        "        jax.block_until_ready(x)\n        steady = (time.perf_counter() - t1) * 1000.0 / steps\n"
+        "    return {'warmup_ms': max(w, 1.01, 3.5 * steady), 'steady_ms': steady,\n"
+        "            'xplane_count': len(list(trace_dir.rglob('*.xplane.pb'))), 'trace_dir': str(trace_dir)}\n"
+    ),
+}
+
 
 def stubs(lesson):
     """The release's unanswered stubs, by function."""
@@ -142,6 +173,7 @@ def graded_class(tmp_path_factory):
     lesson = "04_xprof_profiling"
     attack = {**stubs(lesson), **FABRICATED_TRACES}
     write(fill_answers(student_nb(lesson), source_nb(lesson), attack), subs / "fabricated" / f"{lesson}.ipynb")
+    write(fill_answers(student_nb(lesson), source_nb(lesson), FORGED_COMPILES), subs / "forged" / f"{lesson}.ipynb")
     results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
     return {(r.student, r.notebook): r for r in results}
 
@@ -260,6 +292,18 @@ def test_siblings_answer_only_what_a_test_planned(graded_class):
         if gid.startswith(("test_mx_matmul_visible", "test_granularity_sweep_visible")):
             continue  # visible checks run the notebook's own siblings: they may fail
         assert scores[gid] == expected, (gid, scores[gid], expected)
+
+
+def test_forged_compile_events_do_not_switch_the_warm_up_check_off(graded_class):
+    """FORGED_COMPILES: the forged events pass the compile check's own test, but the test's bound
+    from compiling the step itself still applies: the warm-up exercise's hidden test is lost, and
+    nothing else (the other exercises are the solution's)."""
+    lesson = "04_xprof_profiling"
+    r = graded_class[("forged", lesson)]
+    scores, points = {t.grade_id: t.score for t in r.tests}, points_by_test(lesson)
+    print(r.status, r.detail, scores)
+    assert scores["test_capture_warmed_trace_hidden"] == 0
+    assert all(scores[g] == p for g, p in points.items() if "capture_warmed_trace" not in g)
 
 
 def test_fabricated_or_truncated_traces_earn_nothing(graded_class):
