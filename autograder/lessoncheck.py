@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import re
 import shutil
 import sys
@@ -280,19 +281,23 @@ def sweep_problems(lesson: str, seed: int, emulation: str = "tpu") -> list[str]:
     return problems
 
 
-def sweep(lesson: str, seeds: list[int]) -> int:
-    """``sweep_problems`` for each seed, printed as it goes; 1 if any seed had a problem."""
+def sweep(lesson: str, seeds: list[int], label: str = "") -> list[int]:
+    """``sweep_problems`` for each seed, printed as it goes (with the load average); the seeds
+    that had a problem."""
     failed = []
     for seed in seeds:
         t0 = time.perf_counter()
         problems = sweep_problems(lesson, seed)
-        print(f"{lesson} GRADING_SEED={seed}: {'ok' if not problems else 'FAIL'} ({time.perf_counter() - t0:.0f} s)")
+        print(
+            f"{label}{lesson} GRADING_SEED={seed}: {'ok' if not problems else 'FAIL'} "
+            f"({time.perf_counter() - t0:.0f} s, load {os.getloadavg()[0]:.1f})"
+        )
         for p in problems:
             print(f"    {p}")
         sys.stdout.flush()
         failed += [seed] if problems else []
-    print(f"{lesson}: {len(seeds)} seeds, {len(failed)} with problems{': ' + str(failed) if failed else ''}")
-    return 1 if failed else 0
+    print(f"{label}{lesson}: {len(seeds)} seeds, {len(failed)} with problems{': ' + str(failed) if failed else ''}")
+    return failed
 
 
 def sweep_main(argv: list[str]) -> int:
@@ -312,7 +317,7 @@ def sweep_main(argv: list[str]) -> int:
             given.append(value)
         else:
             raise SystemExit(f"unknown option {flag}")
-    return sweep(lesson, given or [notebook_seed(i, "sweep", lesson) for i in range(first, first + n)])
+    return 1 if sweep(lesson, given or [notebook_seed(i, "sweep", lesson) for i in range(first, first + n)]) else 0
 
 
 def main(argv: list[str]) -> int:

@@ -29,22 +29,11 @@ def _hog(stop) -> None:
 
 
 def sweep(lesson: str, seeds: list[int], label: str) -> tuple[list[int], float]:
-    from autograder.lessoncheck import sweep_problems
+    """lessoncheck.sweep (each seed's outcome, time and load printed): the failed seeds, the time."""
+    from autograder.lessoncheck import sweep as lesson_sweep
 
-    failed, t_all = [], time.perf_counter()
-    for seed in seeds:
-        t0 = time.perf_counter()
-        problems = sweep_problems(lesson, seed)
-        load = os.getloadavg()[0]
-        print(
-            f"[{label}] {lesson} GRADING_SEED={seed}: {'ok' if not problems else 'FAIL'} "
-            f"({time.perf_counter() - t0:.0f} s, load {load:.1f})",
-            flush=True,
-        )
-        for p in problems:
-            print(f"    {p}", flush=True)
-        failed += [seed] if problems else []
-    return failed, time.perf_counter() - t_all
+    t0 = time.perf_counter()
+    return lesson_sweep(lesson, seeds, f"[{label}] "), time.perf_counter() - t0
 
 
 def main() -> int:
