@@ -737,3 +737,48 @@ def test_the_work_folder_is_measured_without_recursion_and_removed_at_any_depth(
         assert os.stat(job).st_mode & 0o777 == 0o700, "no other user reaches what a student wrote"
     finally:
         remove_tree(job)
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_a_restart_has_its_own_time_and_the_cells_clock_resumes_after_it(monkeypatch):
+    """A restart of the student's process (slow on a busy machine) takes none of the test's
+    time: it has a cell's time of its own, never past the notebook's, and the cell's clock
+    resumes where it stopped. The watchdog is told first. A fake clock, no wall-clock margin."""
+    from autograder.grader import remote, settings as settings_module
+    from autograder.grader.remote import Student
+    from autograder.grader.settings import Budget
+
+    clock = _Clock()
+    monkeypatch.setattr(settings_module, "time", clock)
+    budget = Budget(100, 10)
+    budget.start_cell()
+    clock.now += 7  # the test's own work before its call
+    seen, told = [], []
+    s = Student(lambda: None, {}, budget, 3)
+    s.on_restart = lambda: told.append(budget.left())
+
+    def slow_start():
+        seen.append(budget.left())  # the restart's own time: a whole cell
+        clock.now += 9
+        s.starts += 1
+
+    monkeypatch.setattr(s, "start", slow_start)
+    monkeypatch.setattr(s, "wait_ready", lambda: None)
+    monkeypatch.setattr(s, "stop", lambda why="": None)
+    s.ensure()
+    assert told == [3] and seen == [10]
+    assert budget.left() == 3, "the cell's 3 s are still the test's after a 9 s restart"
+    # near the notebook's end the restart gets only what is left of the notebook
+    clock.now = budget.notebook_deadline - 4
+    budget.start_cell()
+    s.ensure()
+    assert seen[-1] == 4 and budget.left() == -5
+    with pytest.raises(remote.StudentTimeout):
+        s.ensure()  # no time left: no restart

@@ -7,7 +7,8 @@ then serves the student's callbacks until plain data comes back (with what the c
 compiles.py), decoded into the checker's own types: no object of the student's is compared.
 A call that outlives the cell's time, a process that dies, and a broken message end the call with
 ``StudentTimeout``/``StudentDied`` (faults.py); the process is started again, definitions
-replayed, for the next call, while restarts and the notebook's time last (one budget).
+replayed, for the next call, while restarts and the notebook's time last (one budget); a restart
+has a cell's time of its own and the cell's clock resumes after it (settings.Budget.restart).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class Student:
         self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
+        self.on_restart = lambda: None  # told before each restart, which has a cell's time of its own
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -149,8 +151,10 @@ class Student:
             self.events.append("timed out: no time left to restart the student's process")
             raise StudentTimeout("no time left to restart the student's process")
         self.stop()
-        self.start()
-        self.wait_ready()
+        self.on_restart()
+        with self.budget.restart():
+            self.start()
+            self.wait_ready()
 
     def define(self, cells: list) -> list:
         """More definitions in the live process, kept for its restarts too; errors as lists."""

@@ -179,6 +179,8 @@ def run_checker(
                         continue
                     current = event["index"]
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
+                elif kind == "restart":  # the student's process restarts with a cell's time of its own
+                    cell_deadline[0] += settings.cell_timeout
                 elif kind == "test":
                     i = event.get("index")
                     if i != current or records[i].state != "skipped":

@@ -3,6 +3,7 @@ all read them from here (``python -m autograder grade --help`` shows the same nu
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -63,3 +64,16 @@ class Budget:
 
     def left(self) -> float:
         return min(self.cell_deadline, self.notebook_deadline) - time.monotonic()
+
+    @contextlib.contextmanager
+    def restart(self):
+        """A restart of the student's process has a cell's time of its own (the notebook's time
+        still bounds it), and the cell's clock resumes where it stopped: on a busy machine a
+        restart (a fresh interpreter, JAX imported, definitions replayed) can take most of a
+        cell, and that is not the test's time. ``max_restarts`` bounds how often this happens."""
+        paused = self.cell_deadline - time.monotonic()
+        self.cell_deadline = min(self.notebook_deadline, time.monotonic() + self.cell_seconds)
+        try:
+            yield
+        finally:
+            self.cell_deadline = min(self.notebook_deadline, time.monotonic() + max(paused, 0.0))
