@@ -1,6 +1,11 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both create .venv and install the
-# pinned dependencies (pyproject.toml) on first use. Needs only Python 3.11+ with pip.
-PYTHON ?= python3
+# pinned dependencies (pyproject.toml) on first use. Needs only Python 3.12+ with pip.
+# The interpreter: python3 where it is 3.12 or newer, else python3.13 or python3.12 on PATH, else
+# pyenv's 3.12 or 3.13 (PYTHON=/path/to/python3.12 make test picks another).
+PY312 = $(shell $(1) -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && echo $(1))
+ifndef PYTHON
+PYTHON := $(firstword $(foreach p,python3 python3.13 python3.12 $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.1[23]*/bin/python3),$(call PY312,$(p))) python3)
+endif
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
@@ -9,8 +14,8 @@ JOBS ?= 2
 .PHONY: run test test-fast lint sandbox release check-release lab browser clean compat compat-newest compat-floor
 
 $(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (set PYTHON=python3.11)")'
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else f"Python 3.12+ is needed ({sys.executable} is {sys.version.split()[0]}): install python3.12 (Ubuntu 24.04 and Colab have it) or set PYTHON=/path/to/python3.12")'
+	$(PY) -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null || { rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --disable-pip-version-check -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (course)" >/dev/null
 	touch $(STAMP)

@@ -5,7 +5,7 @@
 #
 # It holds the grader and the pinned Python packages only: no solutions/, no hidden tests, no
 # submissions (each task brings its lesson and its notebook, and returns the grade as plain data).
-FROM python:3.11-slim-bookworm
+FROM python:3.12-slim-bookworm
 
 # bubblewrap: the student's process runs in its own namespaces (no network, own PIDs, uid 65534).
 RUN apt-get update \

@@ -1,15 +1,12 @@
 """The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks
-(standins.py makes these calls look like functions). Calling an exercise sends the arguments
-(plain data; any other object, such as a callable a test hands to ``benchmark``, is lent as a
-handle whose calls come back here) and the checker's state a call depends on (working directory,
-environment changes, ``jax.default_matmul_precision``, a test's planned answers, standins.lends),
-then serves the student's callbacks until plain data comes back (with what the call compiled,
-compiles.py), decoded into the checker's own types: no object of the student's is compared.
-A call that outlives the cell's time, a process that dies, and a broken message end the call with
-``StudentTimeout``/``StudentDied`` (faults.py); the process is started again, definitions
-replayed, for the next call, while restarts and the notebook's time last (one budget); a restart
-has a cell's time of its own and the cell's clock resumes after it (settings.Budget.restart).
-"""
+(standins.py makes these calls look like functions). A call sends the arguments (plain data; any
+other object, such as a callable a test hands to ``benchmark``, is lent as a handle whose calls come
+back here) and the checker's state it depends on (working directory, environment changes,
+``jax.default_matmul_precision``, a test's planned answers, standins.lends), then serves callbacks
+until plain data comes back (with what the call compiled, compiles.py), decoded into the checker's
+own types. A call that outlives the cell, a dead process or a broken message ends the call
+(``StudentTimeout``/``StudentDied``, faults.py); the process is restarted, definitions replayed,
+while restarts and the notebook's time last (a restart's own time: settings.Budget.restart)."""
 
 from __future__ import annotations
 
@@ -32,10 +29,9 @@ from .settings import Budget
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
 
 
-# The attributes a student's code may read on an object the checker lent it: a method the lesson's
-# contract calls on results (jax.block_until_ready calls x.block_until_ready()). Anything else
-# (frames, code objects, __globals__, a jitted function's .trace) would let the student's code
-# walk the checker's objects, so it is refused.
+# The attributes a student's code may read on an object the checker lent it: a method the contract
+# calls on results (jax.block_until_ready calls x.block_until_ready()). Anything else (frames, code
+# objects, __globals__, a jitted function's .trace) would let it walk the checker's objects.
 LENT_METHODS = frozenset({"block_until_ready"})
 
 
@@ -241,7 +237,7 @@ class Student:
         """Call the student's function ``name`` (or, given an int, an object its process lent)."""
         self.ensure()
         encode = wire.Encoder(lend=self._lend, unlent=self._unlent)
-        from .standins import StudentObject, rebuilt_exception  # noqa: F401  (used below)
+        from .standins import StudentObject
 
         decode = wire.Decoder(handles={"handle": self._lent, "lent": lambda h: StudentObject(self, h)})
         mutable = [
