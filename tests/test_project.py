@@ -60,3 +60,38 @@ def test_the_code_is_linted_and_formatted_by_make_test():
     assert "ruff check" in lint and "ruff format --check" in lint
     tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]
     assert "format" in tool
+
+
+def _python_older_than_312():
+    """An interpreter of Python < 3.12 on this machine (pyenv's or PATH's), or None."""
+    import glob
+    import shutil
+
+    candidates = [shutil.which(f"python3.{minor}") for minor in (10, 11)]
+    candidates += sorted(glob.glob("/root/.pyenv/versions/3.1[01]*/bin/python3"))
+    for path in filter(None, candidates):
+        probe = subprocess.run([path, "-c", "import sys; print(sys.version_info < (3, 12))"], capture_output=True)
+        if probe.stdout.strip() == b"True":
+            return path
+    return None
+
+
+def test_the_toolchain_is_python_312_and_an_older_python_gets_one_sentence(tmp_path):
+    """The grader runs on the Python students run (3.12+, Colab's): pyproject says so, ruff targets it,
+    and `make` with an older interpreter stops before making a venv, saying what to install."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["requires-python"] == ">=3.12"
+    assert project["tool"]["ruff"]["target-version"] == "py312"
+    assert re.search(r"^\s*-\s+python=3\.12\s*$", (ROOT / "environment.yml").read_text(), re.M)
+    old = _python_older_than_312()
+    if old is None:
+        import pytest
+
+        pytest.skip("no Python older than 3.12 on this machine to try")
+    for name in ("Makefile", "pyproject.toml"):
+        (tmp_path / name).write_text((ROOT / name).read_text())
+    run = subprocess.run(
+        ["make", "-s", ".venv/.installed-stamp", f"PYTHON={old}"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.returncode != 0 and not (tmp_path / ".venv").exists()
+    assert "Python 3.12+ is needed" in run.stderr and "PYTHON=/path/to/python3.12" in run.stderr, run.stderr
