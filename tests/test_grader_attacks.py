@@ -681,3 +681,29 @@ def test_a_lone_surrogate_in_a_message_stops_nothing(attacked):
     pages = {p.parent.name for p in (out / "feedback").rglob("*.html")}
     assert {"surrogate", "takeover", "perfect"} <= pages
     assert (out / "results.json").exists() and (out / "grades.csv").exists()
+
+
+def test_a_check_that_timed_out_hit_a_limit_or_lost_its_process_is_never_a_wrong_answer(attacked):
+    """The class report ranks misconceptions from the outcome each check got where its points were
+    decided: this class's timeouts, limits (memory, files, disk) and dead processes are "not
+    graded" there, never "wrong", whatever their messages say; tampered notebooks are voided."""
+    from autograder import report
+
+    results, out, *_ = attacked
+    limits = {t.grade_id: t.outcome for t in results["limits"].tests}
+    assert limits["test_pairwise_sum_visible"] == "timed out"
+    assert limits["test_bf16_round_visible"] == "limit reached"  # a MemoryError at the address-space cap
+    host = {t.grade_id: t.outcome for t in results["host_harm"].tests}
+    assert host["test_bf16_round_visible"] == host["test_sequential_sum_visible"] == "limit reached"  # files, disk
+    assert {t.outcome for t in results["hang_everywhere"].tests} <= {"timed out", "not run"}
+    assert {t.outcome for t in results["static_tamper"].tests} == {"voided"}
+    data = report.load(out)
+    outcome = {(r.student, c.grade_id): c.outcome for r in data.rows for c in r.checks}
+    assert outcome == {(r.student, t.grade_id): t.outcome for r in results.values() for t in r.tests}
+    seen = set()
+    for stats in report.check_stats(data):
+        for row, check, why in stats.failures:
+            seen.add(check.outcome)
+            assert (why == "wrong") == (check.outcome == "wrong"), (row.student, check.grade_id, check.outcome, why)
+    assert {"timed out", "limit reached", "voided", "wrong", "unanswered"} <= seen, seen
+    assert "id=problems" not in (out / "report.html").read_text()

@@ -24,7 +24,8 @@ from autograder.grader.standins import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks
 from autograder.grader.studentcode import Protected, definitions_only, parse_error
-from autograder.grader.submissions import find_submissions, parse_notebook, printable, tampering
+from autograder.grader.submissions import find_submissions, parse_notebook, tampering
+from autograder.textsafe import printable
 from autograder.grader.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
 
 
@@ -473,6 +474,59 @@ def test_a_rows_status_is_the_most_severe_of_its_parts(a, b):
     (att_a, ed_a, st_a), (att_b, ed_b, st_b) = PARTS[a], PARTS[b]
     records = [TestRecord(f"t{i}", s) for i, s in enumerate(st_a + st_b)]
     assert status(att_a + att_b, ed_a + ed_b, records)[0] == min(a, b, key=PRECEDENCE.index)
+
+
+def test_the_status_enums_order_is_the_precedence_status_applies(monkeypatch):
+    """model.Status's order, not the code's if-chain, decides which status wins: with another order
+    the same findings give another status."""
+    from autograder.grader import verdict
+    from autograder.grader.model import Status
+
+    assert PRECEDENCE == tuple(Status)[:4] == ("tampered", "error", "timeout", "ok")
+    records = [TestRecord("a", "died"), TestRecord("b", "timeout")]
+    assert status([], ["edited a"], records)[0] == Status.TAMPERED
+    monkeypatch.setattr(verdict, "PRECEDENCE", (Status.TIMEOUT, Status.ERROR, Status.TAMPERED, Status.OK))
+    assert status([], ["edited a"], records)[0] == Status.TIMEOUT
+
+
+@pytest.mark.parametrize(
+    "record,outcome",
+    [
+        (TestRecord("t", "ok"), "passed"),
+        (TestRecord("t", "error", "AssertionError", "expected 6 got 5"), "wrong"),
+        (TestRecord("t", "error", "TypeError", "unsupported operand"), "wrong"),
+        (TestRecord("t", "error", "NotImplementedError", ""), "unanswered"),
+        (TestRecord("t", "timeout", "TimeoutError", "timed out", student=["timed out"]), "timed out"),
+        (TestRecord("t", "error", "MemoryError", "", student=["memory limit reached"]), "limit reached"),
+        (TestRecord("t", "died", "StudentDied", "", student=["file limit reached"]), "limit reached"),
+        (TestRecord("t", "timeout", "", "", student=["disk limit reached", "timed out"]), "limit reached"),
+        (TestRecord("t", "died", "StudentDied", "the student's process died"), "process died"),
+        (TestRecord("t", "not_run", "StudentDied", "not run: 3 restarts used"), "not run"),
+        (TestRecord("t", "skipped"), "not run"),
+    ],
+)
+def test_each_check_gets_its_outcome_where_its_points_are_decided(record, outcome):
+    """verdict.points_of sets the typed outcome the report and the feedback read (never a message):
+    a timeout, a limit or a lost process is never a wrong answer; a hidden check's page says
+    passed or failed only, whatever the outcome."""
+    from autograder.grader.model import Outcome
+    from autograder.grader.outputs import shown_outcome
+
+    visible = points_of(TestStep("t", 1.0, False, "", ""), record, 10)
+    hidden = points_of(STEP, record, 10)
+    assert visible.outcome == hidden.outcome == Outcome(outcome)
+    assert (visible.score == 1.0) == (outcome == "passed")
+    assert shown_outcome(hidden) == ("passed" if outcome == "passed" else "failed")
+    assert shown_outcome(visible) == {"wrong": "failed", "unanswered": "not answered yet"}.get(outcome, outcome)
+
+
+def test_code_aimed_at_the_grader_voids_every_check():
+    from autograder.grader.model import Outcome, Result
+
+    steps = [TestStep("a", 1.0, False, "", ""), STEP]
+    records = [TestRecord("a", "ok"), TestRecord("test_f_hidden", "error", "AssertionError", "")]
+    r = decide(Result("s", "n"), steps, records, ["imports ctypes"], [], 10)
+    assert r.score == 0 and [t.outcome for t in r.tests] == [Outcome.VOIDED, Outcome.VOIDED]
 
 
 def test_a_visible_test_left_when_the_restarts_are_used_up_says_so():

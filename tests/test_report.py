@@ -21,6 +21,7 @@ import pytest
 
 from autograder import report as rep
 from autograder.report import POINTS_ROW, build_report, main, safe_csv_cell, write_exports, write_safe_csv
+from autograder.grader.verdict import HIDDEN_FAILED
 from conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "report"
@@ -42,7 +43,7 @@ HOSTILE = [
 
 
 def example_out(tmp_path: Path) -> Path:
-    """The example class's real OUT/ (4 students, 5 lessons), feedback pages as the grader makes."""
+    """The example class's real OUT/ (4 students, 6 lessons), feedback pages as the grader makes."""
     out = tmp_path / "example"
     shutil.copytree(DATA / "example_class", out)
     for r in json.loads((out / "results.json").read_text()):
@@ -118,11 +119,19 @@ def generated_out(
                         "message": "",
                     }
                     roll = rng.random()
+                    t["outcome"] = "passed"
                     if status == "tampered":
-                        t["error"] = "no points: the checking machinery was attacked"
+                        t["error"], t["outcome"] = "no points: code aimed at the grader", "voided"
+                    elif status in ("timeout", "error") and roll < 0.3:  # failures that judge no answer
+                        t["outcome"] = {"timeout": "timed out", "error": rng.choice(["limit reached", "process died"])}[
+                            status
+                        ]
+                        t["error"] = HIDDEN_FAILED if kind == "hidden" else t["outcome"]
+                        t["message"] = "StudentDied: the student's process died" if status == "error" else ""
                     elif roll < 0.08:
-                        t["error"] = "NotImplementedError"
+                        t["error"], t["outcome"] = "NotImplementedError", "unanswered"
                     elif roll < 0.08 + 0.5 * (1 - skill):
+                        t["outcome"] = "wrong"
                         msg = rng.choice(MESSAGES).format(round(rng.uniform(0, 9), 3)) + hostile_text
                         t["message"] = "AssertionError: " + msg
                         t["error"] = (
@@ -142,9 +151,9 @@ def generated_out(
     )
     write_safe_csv(
         out / "tests.csv",
-        [["student", "notebook", "grade_id", "score", "max_score"]]
+        [["student", "notebook", "grade_id", "score", "max_score", "outcome"]]
         + [
-            [r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}"]
+            [r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}", t["outcome"]]
             for r in results
             for t in r["tests"]
         ],
@@ -238,6 +247,9 @@ def assert_numbers_match_csvs(out: Path, page: str) -> None:
         assert number(row["n"]) == len(mine) and number(row["passed"]) == passed, (lesson, gid)
         assert number(row["share"]) == pytest.approx(100 * passed / len(mine), abs=0.5)
         assert number(row["lost"]) == sum(float(x["max_score"]) - float(x["score"]) for x in mine)
+        if "outcome" in mine[0]:  # points lost to wrong answers: only the checks the grader judged wrong
+            wrong = sum(float(x["max_score"]) - float(x["score"]) for x in mine if x["outcome"] == "wrong")
+            assert number(row["lost_wrong"]) == wrong, (lesson, gid)
     for row in t.get("ranked", []):  # the ranking agrees with the per-check table
         assert number(row["lost"]) == number(checks[(row["lesson"], row["check"])]["lost"])
         assert number(row["lost_wrong"]) == number(checks[(row["lesson"], row["check"])]["lost_wrong"]) > 0
@@ -260,20 +272,21 @@ def test_example_class_numbers_equal_the_csvs(tmp_path):
     assert_numbers_match_csvs(out, page)
     assert 'id="problems"' not in page and "id=problems" not in page  # the files agree
     # What an instructor reads first: the check that cost most to wrong answers, its docstring.
-    # cy lost 3 points to wrong answers in each of three exercises (ties: the earlier lesson first)
+    # cy lost 4 points to wrong answers in lesson 02's policies (visible and hidden), 3 in each of
+    # three other exercises (ties: the earlier lesson first)
     reteach = page.split("<ol id=reteach>")[1].split("</ol>")[0]
     assert [x.split("</code>")[0] for x in reteach.split("<li><code>")[1:]] == [
-        "format_table",
         "evaluate_precision_policies",
+        "format_table",
         "quantize_per_channel",
     ]
     assert (
-        "evaluate_precision_policies</code> in 02_matmul_accumulation: 3 points lost to wrong answers, "
+        "evaluate_precision_policies</code> in 02_matmul_accumulation: 4 points lost to wrong answers, "
         "1 of 4 students" in reteach
     )
     # The rows that need a human: eve's three kinds, cy's missing lesson, and what was found.
     rows = tables(page)["needs-human"]
-    assert sorted(r["status"] for r in rows) == ["error", "error", "missing", "tampered", "tampered", "tampered"]
+    assert sorted(r["status"] for r in rows) == ["error", "error", "missing"] + ["tampered"] * 4
     assert "deleted test_accumulation_error_curve_hidden" in page
     assert 'href="feedback/cy/01_number_formats.html"' in page
     assert "not recorded" in page  # this OUT folder has no run.json
@@ -297,9 +310,8 @@ def test_generated_class_of_60_numbers_equal_the_csvs(tmp_path):
     wrong = [
         t
         for r in results
-        if r["status"] != "tampered"
         for t in r["tests"]
-        if t["message"] and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"
+        if t["outcome"] == "wrong" and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"
     ]
     counts = [
         int(c)
@@ -434,7 +446,7 @@ def _read_table(path: Path) -> tuple[list[list[str]], bytes]:
                 "02_matmul_accumulation": "02 Matmul accumulation (58102)",
                 "03_int8_quantization": "Lesson 3: int8 quantization (58103)",
             },
-            ["04_xprof_profiling", "05_precision_policy"],
+            ["04_xprof_profiling", "05_precision_policy", "06_block_scaled_formats"],
             {"in roster, not graded": 2, "graded, not in roster": 0},
         ),
         (
@@ -443,7 +455,7 @@ def _read_table(path: Path) -> tuple[list[list[str]], bytes]:
                 "01_number_formats": "Assignment: 01 Number formats (Real)",
                 "04_xprof_profiling": "Assignment: 04 XProf profiling (Real)",
             },
-            ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy"],
+            ["02_matmul_accumulation", "03_int8_quantization", "05_precision_policy", "06_block_scaled_formats"],
             {"in roster, not graded": 1, "graded, not in roster": 1},
         ),
     ],
@@ -629,7 +641,35 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
 def test_the_report_knows_every_status_a_grade_can_have():
     """A grades.csv row's status is one of the grader's graded statuses (grader-error rows are
     never written); the report's list is that list, in that order (its table and figure columns)."""
-    from autograder.grader.settings import GRADED, STATUSES as ALL
+    from autograder.grader.model import GRADED, STATUSES as ALL, Status
 
     assert rep.STATUSES == GRADED
-    assert "grader-error" in ALL and "grader-error" not in rep.STATUSES
+    assert set(ALL) == set(Status) and "grader-error" in ALL and "grader-error" not in rep.STATUSES
+
+
+def test_the_example_class_fixture_is_what_todays_grader_writes(tmp_path):
+    """tests/data/report/example_class/ is the grader's own output for examples/submissions (its
+    three files copied from `python -m autograder grade examples/submissions --out OUT`): every
+    results.json row and check has exactly the fields of the grader's model (a field added, renamed
+    or dropped fails here until the fixture is regenerated), every check an Outcome that agrees with
+    its points, and the CSVs the columns the grader writes today."""
+    from dataclasses import fields
+
+    from autograder.grader.model import Outcome, Result, Status, TestResult
+    from autograder.grader.outputs import write_outputs
+
+    rows = json.loads((DATA / "example_class" / "results.json").read_text())
+    assert rows
+    for d in rows:
+        assert set(d) == {f.name for f in fields(Result)}, sorted(set(d) ^ {f.name for f in fields(Result)})
+        r = Result.from_dict(d)
+        assert r.status in Status
+        for t in r.tests:
+            assert set(vars(t)) == {f.name for f in fields(TestResult)}
+            assert (t.outcome == Outcome.PASSED) == (t.score >= t.max_score), (r.student, t.grade_id)
+    outcomes = {t.outcome for d in rows for t in Result.from_dict(d).tests}
+    assert {Outcome.PASSED, Outcome.WRONG, Outcome.UNANSWERED, Outcome.VOIDED} <= outcomes
+    write_outputs(tmp_path, [Result.from_dict(d) for d in rows])
+    for name in ("grades.csv", "tests.csv"):
+        header = read_csv(tmp_path / name)[0].keys()
+        assert list(read_csv(DATA / "example_class" / name)[0].keys()) == list(header), name

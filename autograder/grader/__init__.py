@@ -21,15 +21,30 @@ cgroup.py       the student's processes as one cgroup: pids, memory, cpu caps; f
 workdir.py      the student's work folder on the host: files, bytes, depth measured; removed
 landlock.py     the second layer inside the sandbox
 verdict.py      points_of (how a cell becomes points) and status (which status wins)
-model.py        the records: TestRecord, TestResult, Result
+model.py        the result model: Status, Outcome; the records TestRecord, TestResult, Result
 gradebook.py    nbgrader's gradebook and the journal (parent process only)
 outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
 settings.py     every limit and default, declared once; a notebook's time budget
 """
 
-from .classrun import grade
-from .model import Result, TestResult
-from .outputs import print_table
-from .settings import Limits, Settings
+import importlib
 
-__all__ = ["grade", "Result", "TestResult", "print_table", "Limits", "Settings"]
+# The package's names, each from its room, imported when first used: importing one room (wire.py
+# in the student's process, model.py in the report) never pulls in the whole grader.
+_EXPORTS = {
+    "grade": "classrun",
+    "Result": "model",
+    "TestResult": "model",
+    "Status": "model",
+    "Outcome": "model",
+    "print_table": "outputs",
+    "Limits": "settings",
+    "Settings": "settings",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)

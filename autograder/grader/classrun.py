@@ -29,11 +29,12 @@ from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..notebooks import lessons
 from . import sandbox
 from .gradebook import GradebookWriter, Journal, digest
-from .model import Result
+from .model import Result, Status
 from .outputs import write_outputs
 from .run import Lesson, grade_notebook
 from .settings import Settings
-from .submissions import find_submissions, printable
+from ..textsafe import printable
+from .submissions import find_submissions
 
 
 def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesson]:
@@ -219,7 +220,7 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data) 
         r = Result(
             job["student"],
             job["lesson"]["name"],
-            status="grader-error",
+            status=Status.GRADER_ERROR,
             max_score=lesson_data[job["lesson"]["name"]].max_score(),
             detail=printable(f"not graded (the grader crashed: {type(outcome).__name__}: {outcome})"),
         )

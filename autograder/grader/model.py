@@ -1,8 +1,48 @@
-"""The result model: plain records that cross processes and land in the journal (no behaviour)."""
+"""The result model: the statuses and outcomes, and the plain records that cross processes and land
+in the journal (no behaviour). A row's ``Status`` and each check's ``Outcome`` are decided once, in
+verdict.py; the feedback, the CSVs, the report and the LMS exports read them, never a message."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    """A notebook's status. The first four are the grader's verdicts, strongest first: this order
+    is the precedence verdict.status() applies when several hold."""
+
+    TAMPERED = "tampered"  # code aimed at the grader (no points), or test cells edited (originals graded)
+    ERROR = "error"  # the student's process died or hit a limit, or the notebook was unreadable
+    TIMEOUT = "timeout"  # a cell or the notebook ran out of time
+    OK = "ok"
+    MISSING = "missing"  # not submitted
+    GRADER_ERROR = "grader-error"  # the grader's own fault: never a grade, regraded on the next run
+
+
+PRECEDENCE = (Status.TAMPERED, Status.ERROR, Status.TIMEOUT, Status.OK)  # verdict.status's order
+STATUSES = (Status.OK, Status.TIMEOUT, Status.ERROR, Status.TAMPERED, Status.MISSING, Status.GRADER_ERROR)
+GRADED = STATUSES[:5]  # the statuses of a grade, in the order tables show them (grader-error is none)
+
+
+class Outcome(StrEnum):
+    """What happened to one check, decided where its points are (verdict.points_of)."""
+
+    PASSED = "passed"
+    WRONG = "wrong"  # it ran on the student's answer to the end and failed: a misconception
+    UNANSWERED = "unanswered"  # the exercise's stub (NotImplementedError)
+    TIMED_OUT = "timed out"  # the cell's or the notebook's time ran out
+    LIMIT_REACHED = "limit reached"  # memory, files, disk or processes: a cap of the sandbox
+    PROCESS_DIED = "process died"  # the student's process died while it ran
+    NOT_RUN = "not run"  # never ran: restarts used up, or the notebook could not be read
+    VOIDED = "voided"  # no points: the notebook holds code aimed at the grader
+    GRADER_FAULT = "grader fault"  # the grader could not grade it (never the student's zero)
+
+    @property
+    def answered_wrong(self) -> bool:
+        """Whether the check judged the student's answer and found it wrong (what a class report
+        ranks as a misconception); every other failure is unanswered or was not graded."""
+        return self is Outcome.WRONG
 
 
 @dataclass
@@ -30,6 +70,7 @@ class TestResult:
     doc: str = ""  # the test's docstring (visible in the release)
     message: str = ""  # instructor-only: the exception's first line, for the class report
     output: str = ""  # a failed VISIBLE check's printed lines (expected against what came back)
+    outcome: Outcome = Outcome.PASSED  # instructor-facing for hidden checks (the student sees pass/fail)
 
 
 @dataclass
@@ -38,7 +79,7 @@ class Result:
     notebook: str
     score: float = 0.0
     max_score: float = 0.0
-    status: str = "missing"
+    status: Status = Status.MISSING
     detail: str = ""
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the feedback: what did not run, and why
@@ -54,5 +95,6 @@ class Result:
     @classmethod
     def from_dict(cls, d: dict) -> "Result":
         d = dict(d)
-        d["tests"] = [TestResult(**t) for t in d.get("tests", [])]
+        d["tests"] = [TestResult(**{**t, "outcome": Outcome(t["outcome"])}) for t in d.get("tests", [])]
+        d["status"] = Status(d["status"])
         return cls(**d)

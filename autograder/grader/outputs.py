@@ -11,10 +11,20 @@ import html
 import json
 from pathlib import Path
 
-from .model import Result
-from .settings import STATUSES
-from ..report import safe_csv_cell as csv_cell
-from .submissions import printable
+from .model import Outcome, Result, TestResult
+from .model import STATUSES
+from ..textsafe import safe_csv_cell as csv_cell
+from ..textsafe import printable
+
+
+def shown_outcome(t: TestResult) -> str:
+    """A check's outcome as its student may see it: a hidden check says passed or failed only (how
+    it failed is a signal an answer could send about a hidden input); a visible one says why."""
+    if t.outcome == Outcome.PASSED:
+        return "passed"
+    if t.hidden or t.outcome == Outcome.WRONG:
+        return "failed"
+    return "not answered yet" if t.outcome == Outcome.UNANSWERED else str(t.outcome)
 
 
 def feedback_html(r: Result) -> str:
@@ -24,7 +34,7 @@ def feedback_html(r: Result) -> str:
     rows = "".join(
         f"<tr class={'pass' if t.score >= t.max_score else 'fail'}><td>{e(t.grade_id)}"
         f"<br><small>{e(t.doc)}</small></td>"
-        f"<td>{t.score:g} / {t.max_score:g}</td><td>{'passed' if t.score >= t.max_score else 'failed'}</td>"
+        f"<td>{t.score:g} / {t.max_score:g}</td><td>{e(shown_outcome(t))}</td>"
         f"<td><code>{e(t.error)}</code>"
         + (f"<details><summary>what the check printed</summary><pre>{e(t.output)}</pre></details>" if t.output else "")
         + "</td></tr>"
@@ -54,7 +64,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             w.writerow([csv_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "seed"])
+        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "outcome", "seed"])
         for r in results:
             for t in r.tests:
                 w.writerow(
@@ -64,6 +74,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         t.grade_id,
                         f"{t.score:g}",
                         f"{t.max_score:g}",
+                        t.outcome,
                         "" if r.seed is None else r.seed,
                     ]
                 )

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from ..notebooks import cell_grade_id, is_hidden, is_test, points
 from .attacks import static_attacks
 from .studentcode import Protected, definitions_only, parse_error
-from .submissions import printable, tampering
+from ..textsafe import printable
+from .submissions import tampering
 
 
 @dataclass

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import nbformat
 
-from .model import Result, TestRecord, TestResult
+from .model import Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import Settings
-from .submissions import parse_notebook, printable
+from ..textsafe import printable
+from .submissions import parse_notebook
 from .verdict import decide
 from .wire import WireError, parse
 from .spawn import start_checker
@@ -266,10 +267,10 @@ def grade_notebook(
     try:
         submitted = parse_notebook(submission)
     except ValueError as exc:
-        result.status, result.detail = "error", f"unreadable notebook: {exc}"
+        result.status, result.detail = Status.ERROR, f"unreadable notebook: {exc}"
+        why = "not run: the notebook could not be read"
         result.tests = [
-            TestResult(s.grade_id, 0.0, s.points, "not run: the notebook could not be read", s.hidden, s.doc)
-            for s in steps
+            TestResult(s.grade_id, 0.0, s.points, why, s.hidden, s.doc, outcome=Outcome.NOT_RUN) for s in steps
         ]
         result.seconds = time.perf_counter() - t0
         return result
@@ -278,9 +279,10 @@ def grade_notebook(
     try:
         records, notes = run_checker(plan, settings, repository, seed=result.seed)
     except GraderFault as exc:  # never the student's zero: no grade, regraded on the next run
-        result.status, result.detail = "grader-error", f"not graded (the grader's fault, not yours): {exc}"
+        result.status, result.detail = Status.GRADER_ERROR, f"not graded (the grader's fault, not yours): {exc}"
+        why = "not run: the grader could not start"
         result.tests = [
-            TestResult(s.grade_id, 0.0, s.points, "not run: the grader could not start", s.hidden, s.doc) for s in steps
+            TestResult(s.grade_id, 0.0, s.points, why, s.hidden, s.doc, outcome=Outcome.GRADER_FAULT) for s in steps
         ]
         result.seconds = time.perf_counter() - t0
         return result

@@ -8,9 +8,6 @@ import time
 from dataclasses import dataclass, field
 
 GiB = 2**30
-STATUSES = ("ok", "timeout", "error", "tampered", "missing", "grader-error")  # a row's status, one of these
-# ("grader-error": the grader could not grade it; never written as a grade, regraded next run)
-GRADED = STATUSES[:5]  # the statuses of a grade (grader-error rows are not grades)
 EMULATION_MODES = ("tpu", "gpu", "none")
 
 

@@ -8,22 +8,14 @@ a terminal, a CSV or a page goes through ``printable`` first.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import nbformat
 
 from ..notebooks import cell_grade_id, is_test
-from .wire import whole_text
+from ..textsafe import printable
 
 MAX_NOTEBOOK_BYTES = 50 * 2**20
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str, limit: int = 300) -> str:
-    """``text`` with control characters (terminal escapes, bidi overrides) shown as escapes."""
-    text = _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), whole_text(str(text)))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def find_submissions(folder: Path, names: list[str]) -> tuple[dict, list[str], dict]:

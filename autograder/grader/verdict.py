@@ -1,16 +1,14 @@
-"""From the checker's records to points and a status: the two decisions, each in one function.
+"""From the checker's records to points, outcomes and a status: each decision in one function.
 
-``points_of`` answers "how does a test cell become points"; ``status`` answers "which status
-wins". Both are pure: records in, plain values out.
+``points_of`` answers "how does a test cell become points" (and ``outcome_of`` what happened to
+it); ``status`` answers "which status wins" (model.PRECEDENCE's order). All pure: records in,
+plain values out.
 """
 
 from __future__ import annotations
 
-from .model import Result, TestRecord, TestResult
+from .model import PRECEDENCE, Outcome, Result, Status, TestRecord, TestResult
 from .plan import TestStep
-
-# Which status wins when several apply, strongest first.
-PRECEDENCE = ("tampered", "error", "timeout", "ok")
 
 
 HIDDEN_FAILED = "failed (the hidden test's details are not shown)"
@@ -36,6 +34,24 @@ def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
     return f"{record.ename}: {record.evalue}" if record.evalue else record.ename
 
 
+def outcome_of(record: TestRecord) -> Outcome:
+    """What happened to a check, from the checker's record alone (its state, the exception's type
+    name, what happened to the student's process): a cap named beats the timeout or death it
+    caused; a stub's NotImplementedError is unanswered; any other failure ran to its end on the
+    student's answer and is wrong."""
+    if record.state == "ok":
+        return Outcome.PASSED
+    if any("limit" in e for e in record.student):
+        return Outcome.LIMIT_REACHED
+    if record.state == "timeout":
+        return Outcome.TIMED_OUT
+    if record.state == "died":
+        return Outcome.PROCESS_DIED
+    if record.state in ("not_run", "skipped"):
+        return Outcome.NOT_RUN
+    return Outcome.UNANSWERED if record.ename == "NotImplementedError" else Outcome.WRONG
+
+
 def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
@@ -50,24 +66,22 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
         step.doc,
         "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state),
         shown,
+        outcome_of(record),
     )
 
 
-def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> tuple[str, str]:
-    """(status, detail) of a graded notebook. Precedence: tampered (code aimed at the grader, or
-    test cells edited or deleted), then error (the student's process died), then timeout, then ok.
-    The detail names, for each test whose process died, the limit it hit there (or none)."""
+def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> tuple[Status, str]:
+    """(status, detail) of a graded notebook: every status whose finding holds, with its detail,
+    and the first of them in model.PRECEDENCE wins (tampered: code aimed at the grader, or test
+    cells edited or deleted; error: the student's process died; timeout; ok). The detail names,
+    for each test whose process died, the limit it hit there (or none)."""
     died = [r for r in records if r.state == "died"]
     timed_out = [r.grade_id for r in records if r.state == "timeout"]
     limits = sorted({e for r in records for e in r.student if "limit" in e})
-    if attacks:
-        detail = "code aimed at the grader, no points: " + "; ".join(attacks[:5])
-        return "tampered", detail + ("; also " + ", ".join(edits) if edits else "") + (
-            "; " + ", ".join(limits) if limits else ""
-        )
-    if edits:
-        return "tampered", ", ".join(edits) + " (originals restored and graded)"
     also = ("; " + ", ".join(limits)) if limits else ""
+    found = {Status.OK: also.lstrip("; ")}
+    if timed_out:
+        found[Status.TIMEOUT] = "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)" + also
     if died:
         why: dict[str, list[str]] = {}
         for r in died:
@@ -77,10 +91,14 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
         named = {e for reason in why for e in reason.split(", ")}
         parts += [f"timed out in {', '.join(timed_out[:3])}"] if timed_out else []
         parts += [e for e in limits if e not in named]  # hit where the process lived on (a MemoryError)
-        return "error", "; ".join(parts) + " (the other tests were graded)"
-    if timed_out:
-        return "timeout", "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)" + also
-    return "ok", also.lstrip("; ")
+        found[Status.ERROR] = "; ".join(parts) + " (the other tests were graded)"
+    if edits:
+        found[Status.TAMPERED] = ", ".join(edits) + " (originals restored and graded)"
+    if attacks:
+        detail = "code aimed at the grader, no points: " + "; ".join(attacks[:5])
+        found[Status.TAMPERED] = detail + ("; also " + ", ".join(edits) if edits else "") + also
+    winner = next(s for s in PRECEDENCE if s in found)
+    return winner, found[winner]
 
 
 def decide(
@@ -99,7 +117,7 @@ def decide(
     result.shown_status, result.shown_detail = status(attacks, edits, shown)
     if attacks:
         for t in result.tests:
-            t.score = 0.0
+            t.score, t.outcome = 0.0, Outcome.VOIDED
             t.error = t.error or "no points: code aimed at the grader"
     result.score = float(sum(t.score for t in result.tests))
     return result

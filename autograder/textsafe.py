@@ -1,0 +1,84 @@
+"""Text from a submission, made safe for where it is shown: one module, one set of rules.
+
+Every string that came from a submission (a student's folder name, an exception message, a
+detail) reaches a terminal, a CSV or a page through here:
+
+- ``printable``: control characters (terminal escapes, bidi overrides, Unicode line separators)
+  shown as escapes, lone surrogates as U+FFFD, cut to a length; tabs and newlines kept;
+- ``safe_csv_cell``: the same escapes (newlines and tabs too: a cell is one line) and a ``'``
+  before anything a spreadsheet would run as a formula (OWASP's advice);
+- HTML pages escape with the templates' autoescape (or ``html.escape``) on top of these.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from .grader.wire import whole_text
+
+# C0/C1 controls, DEL, line/paragraph separators and the bidirectional overrides that can make
+# text display something other than what it holds.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def escape_controls(text: str, keep: str = "") -> str:
+    """``text`` with every control character except those in ``keep`` as a visible escape
+    (``\\n``, ``\\t``, ``\\x07``, ``\\u202e``) and each lone surrogate as U+FFFD."""
+
+    def escape(m: re.Match) -> str:
+        c = m.group()
+        if c in keep:
+            return c
+        return _ESCAPES.get(c, f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+    return CONTROL.sub(escape, whole_text(str(text)))
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """``text`` for a terminal, a log line or a feedback note: controls escaped (tabs and newlines
+    kept), at most ``limit`` characters."""
+    text = escape_controls(text, keep="\t\n")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def safe_csv_cell(value) -> str:
+    """``value`` as a CSV cell that no spreadsheet runs and that shows what it holds.
+
+    Control characters (and Unicode line separators and bidi overrides) become visible escapes
+    (``\\n``, ``\\t``, ``\\x07``, ``\\u202e``); a cell that would start a formula (``=``, ``+``,
+    ``-``, ``@``, also after leading spaces, or a leading tab/CR) gets a ``'`` in front, as OWASP
+    recommends. Plain numbers, negative ones included, are kept as they are; None is empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    text = str(value)
+    if _NUMBER.fullmatch(text.strip()) or text.strip() == "-":  # numbers; Moodle's "no grade" dash
+        return text
+    starts_formula = text.lstrip(" ").startswith(_FORMULA_START)
+    text = escape_controls(text)
+    return "'" + text if starts_formula else text
+
+
+def csv_forms(name: str) -> set[str]:
+    """The ways a CSV writer that neutralises cells may have written ``name``."""
+    escaped = escape_controls(str(name))
+    return {safe_csv_cell(name), escaped, "'" + escaped}
+
+
+def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False, lineterminator: str = "\r\n") -> Path:
+    """Write ``rows`` with every cell through :func:`safe_csv_cell`."""
+    with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8", errors="backslashreplace") as f:
+        w = csv.writer(f, delimiter=delimiter, lineterminator=lineterminator)
+        for row in rows:
+            w.writerow([safe_csv_cell(c) for c in row])
+    return path
