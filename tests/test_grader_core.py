@@ -20,7 +20,7 @@ from autograder.grader.outputs import feedback_html, write_outputs
 from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
 from autograder.grader.faults import StudentRaised
 from autograder.grader.compiles import MAX_COMPILES, compile_events
-from autograder.grader.standins import rebuilt_exception
+from autograder.grader.faults import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks
 from autograder.grader.studentcode import Protected, definitions_only, parse_error

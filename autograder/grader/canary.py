@@ -28,6 +28,7 @@ from . import sandbox
 from .faults import SandboxFault, StudentDied, StudentTimeout
 from .remote import Student
 from .settings import Budget, Settings
+from .spawn import stop_zygotes
 
 CANARY_CELL = "import jax.numpy as jnp\n\ndef canary(values):\n    return float(jnp.asarray(values).sum())\n"
 HERE = Path(__file__).resolve().parent
@@ -118,7 +119,10 @@ def solution_canary(lesson, settings: Settings, repository: Path) -> None:
     source_nb, release_nb, _ = lesson.notebooks()
     submission = nbformat.writes(fill_answers(release_nb, source_nb)).encode()
     settings = dataclasses.replace(settings, seed=0)
-    r = grade_notebook("canary", lesson, submission, settings, repository)
+    try:
+        r = grade_notebook("canary", lesson, submission, settings, repository)
+    finally:  # this process is the parent, not a worker: no zygote of it outlives the canary
+        stop_zygotes()
     if r.status != "ok" or r.score != r.max_score:
         failed = [t.grade_id for t in r.tests if t.score < t.max_score][:5]
         raise CanaryFailed(

@@ -28,10 +28,10 @@ import nbformat
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..notebooks import lessons
 from . import sandbox
-from .gradebook import GradebookWriter, Journal, digest
-from .model import Result, Status
+from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
+from .model import Job, Result, Status
 from .outputs import write_outputs
-from .run import Lesson, grade_notebook
+from .run import Lesson, grade_job
 from .settings import Settings
 from ..textsafe import printable
 from .submissions import find_submissions
@@ -55,14 +55,6 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
 
             out[n] = Lesson(n, text(SOURCE_DIR), text(RELEASE_DIR), committed.read_text() if committed.exists() else "")
         return out
-
-
-def _grade_job(job: dict) -> dict:
-    logging.getLogger("traitlets").setLevel(logging.CRITICAL)
-    settings = Settings(**{**job["settings"], "limits": sandbox.Limits(**job["settings"]["limits"])})
-    return grade_notebook(
-        job["student"], Lesson(**job["lesson"]), job["submission"], settings, Path(job["repository"]), job["digest"]
-    ).to_dict()
 
 
 class Progress:
@@ -180,16 +172,8 @@ def grade(
                 writer.record(prev)
                 progress.update(prev, skipped=True)
             else:
-                todo.append(
-                    {
-                        "student": s,
-                        "lesson": dataclasses.asdict(lesson_data[n]),
-                        "submission": raw,
-                        "settings": dataclasses.asdict(settings),
-                        "repository": str(root),
-                        "digest": d,
-                    }
-                )
+                lesson = dataclasses.asdict(lesson_data[n])
+                todo.append(Job(s, lesson, raw, dataclasses.asdict(settings), str(root), d).to_dict())
         if todo:
             rec = functools.partial(
                 record, results=results, journal=journal, writer=writer, progress=progress, lesson_data=lesson_data
@@ -234,15 +218,10 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data) 
     return r
 
 
-INTERRUPTED = (
-    "\nInterrupted: finished grades are kept in the gradebook and the journal; rerun the same command to resume."
-)
-
-
 def _run_pool(todo, settings, record) -> None:
     jobs = max(1, settings.jobs or os.cpu_count() or 1)
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"))
-    futures = {pool.submit(_grade_job, job): job for job in todo}
+    futures = {pool.submit(grade_job, job): job for job in todo}
     interrupted = False
     try:
         pending = set(futures)

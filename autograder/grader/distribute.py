@@ -6,7 +6,7 @@ Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of 
   scheduler file that ``dask scheduler --scheduler-file`` writes; ``local:N`` starts a
   ``LocalCluster`` of N single-threaded worker processes on this machine. A scheduler that cannot
   be reached is a ``SchedulerError`` after ``CONNECT_TIMEOUT`` seconds, before any lesson is built.
-- Each task is one notebook, exactly as ``--jobs`` grades it (``classrun._grade_job``: the same
+- Each task is one notebook, exactly as ``--jobs`` grades it (``run.grade_job``: the same
   sandboxed checker, limits, proof of execution and emulation) and carries plain data: the
   submission's bytes, the settings, and the lesson's notebooks as one task per lesson that every
   job of that lesson depends on (the scheduler holds a lesson once, not once per student). It
@@ -184,15 +184,15 @@ def _check_workers(cluster: Cluster) -> None:
 
 
 def grade_on_worker(job: dict) -> dict:
-    """The task: ``classrun._grade_job`` on a worker. The sandbox keeps the course checkout off
+    """The task: ``run.grade_job`` on a worker. The sandbox keeps the course checkout off
     the student's read-only Python; on a worker that is this worker's own checkout when the
     parent's path does not exist here (no shared filesystem)."""
     from ..config import ROOT
-    from .classrun import _grade_job
+    from .run import grade_job
 
     if not os.path.isdir(job["repository"]):
         job = {**job, "repository": str(ROOT)}
-    return _grade_job(job)
+    return grade_job(job)
 
 
 def _lesson(lesson: dict) -> dict:
@@ -273,7 +273,7 @@ def run_on_cluster(
             submit_more()  # the freed worker gets its next notebook before the gradebook write
             record(job, outcome)
     except KeyboardInterrupt:
-        from .classrun import INTERRUPTED
+        from .gradebook import INTERRUPTED
 
         print(INTERRUPTED, file=sys.stderr)
         client.cancel(list(futures))

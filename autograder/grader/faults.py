@@ -2,6 +2,8 @@
 checker and the canary). All but ``StudentRaised`` are BaseExceptions: a test's ``except
 Exception`` cannot swallow them, so a test that catches everything still cannot pass on them."""
 
+import builtins
+
 
 class StudentTimeout(BaseException):
     """The student's code ran past the cell's (or the notebook's) time."""
@@ -28,3 +30,18 @@ class RestartsUsed(StudentDied):
 
 class StudentRaised(Exception):
     """An exception of a type the checker does not rebuild (a class of the student's)."""
+
+
+def rebuilt_exception(message: dict) -> BaseException:
+    """The student's exception as one of the checker's own: a builtin Exception type by name
+    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
+    the student's."""
+    name = str(message.get("type"))[:100]
+    text = str(message.get("message"))[:2000]
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
+        try:
+            return cls(text)
+        except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
+            pass
+    return StudentRaised(f"{name}: {text}")

@@ -49,6 +49,11 @@ class GradebookWriter:
         self.gb.close()
 
 
+INTERRUPTED = (
+    "\nInterrupted: finished grades are kept in the gradebook and the journal; rerun the same command to resume."
+)
+
+
 class Journal:
     """OUT/journal.jsonl: one finished Result per line."""
 

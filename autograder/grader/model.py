@@ -45,6 +45,27 @@ class Outcome(StrEnum):
         return self is Outcome.WRONG
 
 
+@dataclass(frozen=True)
+class Job:
+    """One notebook to grade, as it crosses to a worker (a local process or a Dask worker): plain
+    data only. ``lesson`` holds run.Lesson's fields (the notebooks as JSON text), ``settings``
+    settings.Settings' (limits included)."""
+
+    student: str
+    lesson: dict
+    submission: bytes
+    settings: dict
+    repository: str
+    digest: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Job":
+        return cls(**d)
+
+
 @dataclass
 class TestRecord:
     """What the checker reported for one test cell."""

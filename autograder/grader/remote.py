@@ -1,5 +1,6 @@
 """The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks
-(standins.py makes these calls look like functions). A call sends the arguments (plain data; any
+(standins.py makes these calls look like functions; ``StudentObject`` stands for a function the
+student's process lends back). A call sends the arguments (plain data; any
 other object, such as a callable a test hands to ``benchmark``, is lent as a handle whose calls come
 back here) and the checker's state it depends on (working directory, environment changes,
 ``jax.default_matmul_precision``, a test's planned answers, standins.lends), then serves callbacks
@@ -22,7 +23,7 @@ import numpy as np
 
 from . import wire
 from .compiles import compile_events
-from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
+from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .sandbox import Launch
 from .settings import Budget
 
@@ -218,8 +219,6 @@ class Student:
         return self.handles[handle]
 
     def _unlent(self, obj):
-        from .standins import StudentObject
-
         return {"$": "lent", "id": obj.handle} if type(obj) is StudentObject and obj.student is self else None
 
     def freeze(self, frozen: bool) -> None:
@@ -237,8 +236,6 @@ class Student:
         """Call the student's function ``name`` (or, given an int, an object its process lent)."""
         self.ensure()
         encode = wire.Encoder(lend=self._lend, unlent=self._unlent)
-        from .standins import StudentObject
-
         decode = wire.Decoder(handles={"handle": self._lent, "lent": lambda h: StudentObject(self, h)})
         mutable = [
             i for i, a in enumerate(args) if type(a) is list or (isinstance(a, np.ndarray) and a.flags.writeable)
@@ -279,8 +276,6 @@ class Student:
                 return value, after
             if op == "raise":
                 self.compiles = []
-                from .standins import rebuilt_exception
-
                 raise rebuilt_exception(message)
             if op == "callback":
                 self._answer_callback(message, encode, decode)
@@ -318,3 +313,20 @@ class Student:
             reply = {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500]}
         self.freeze(False)
         self._send(reply)
+
+
+class StudentObject:
+    """Stands, in the checker, for an object the student's process lent (a function its code
+    handed to a reference): it can only be called, and what comes back is plain data."""
+
+    def __init__(self, student: Student, handle: int):
+        self.student, self.handle = student, handle
+
+    def __repr__(self):
+        return f"<student object #{self.handle}>"
+
+    def __call__(self, *args, **kwargs):
+        if self.student.depth == 0:
+            raise RuntimeError("a student's object can only be called during the call that lent it")
+        value, _ = self.student.call(self.handle, args, kwargs, {})
+        return value

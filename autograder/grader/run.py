@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import select
 import subprocess
@@ -20,9 +21,9 @@ from pathlib import Path
 
 import nbformat
 
-from .model import Outcome, Result, Status, TestRecord, TestResult
+from .model import Job, Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
-from .settings import Settings
+from .settings import Limits, Settings
 from ..textsafe import printable
 from .submissions import parse_notebook
 from .verdict import decide
@@ -254,6 +255,15 @@ def _ready_notes(event: dict, plan: Plan) -> list[str]:
     if missing and not event.get("student_error"):
         notes.append("not defined when grading: " + ", ".join(printable(n, 60) for n in missing))
     return notes
+
+
+def grade_job(job: dict) -> dict:
+    """A worker's task, local pool and Dask alike: a ``model.Job`` as a dict in, a ``Result`` as a
+    dict out (what crosses between processes is plain data)."""
+    logging.getLogger("traitlets").setLevel(logging.CRITICAL)
+    j = Job.from_dict(job)
+    settings = Settings(**{**j.settings, "limits": Limits(**j.settings["limits"])})
+    return grade_notebook(j.student, Lesson(**j.lesson), j.submission, settings, Path(j.repository), j.digest).to_dict()
 
 
 def grade_notebook(

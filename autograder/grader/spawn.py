@@ -113,8 +113,24 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def close(self) -> None:
+        """End the zygote (it ends when its socket closes) and wait for it."""
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
 
 _ZYGOTES: dict[str, Zygote] = {}  # this worker's, by environment
+
+
+def stop_zygotes() -> None:
+    """End this process's zygotes: for a process that grades once and goes on (the parent's
+    solution canary), not a worker, whose zygote ends with it."""
+    while _ZYGOTES:
+        _ZYGOTES.popitem()[1].close()
 
 
 def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):

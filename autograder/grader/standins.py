@@ -1,33 +1,17 @@
-"""What the checker's namespace holds in place of the student's objects, and what a student's
-exception becomes: ``StudentFunction`` (an exercise, called in the student's process),
-``StudentObject`` (a function the student's process lent to a callback: callable only, during
-that call), ``rebuilt_exception`` (the checker's own exception of the same builtin type)."""
+"""What the checker's namespace holds in place of the student's functions: ``StudentFunction`` (an
+exercise, called in the student's process, with the checker's state the call depends on) and
+``lends`` (what a call may borrow from the checker: a test's planned answers, never a reference).
+A function the student's process lends back is remote.StudentObject; the student's exceptions
+are rebuilt by faults.rebuilt_exception."""
 
 from __future__ import annotations
 
-import builtins
 import os
 
 import numpy as np
 
 from .compiles import replay_compiles
-from .faults import InputsChanged, StudentRaised
-from .remote import Student
-
-
-def rebuilt_exception(message: dict) -> BaseException:
-    """The student's exception as one of the checker's own: a builtin Exception type by name
-    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
-    the student's."""
-    name = str(message.get("type"))[:100]
-    text = str(message.get("message"))[:2000]
-    cls = getattr(builtins, name, None)
-    if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
-        try:
-            return cls(text)
-        except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
-            pass
-    return StudentRaised(f"{name}: {text}")
+from .faults import InputsChanged
 
 
 def matmul_precision():
@@ -53,23 +37,6 @@ def lends(obj) -> bool:
         and not isinstance(obj, StudentFunction)
         and callable(getattr(type(obj), "planned_answer", None))
     )
-
-
-class StudentObject:
-    """Stands, in the checker, for an object the student's process lent (a function its code
-    handed to a reference): it can only be called, and what comes back is plain data."""
-
-    def __init__(self, student: Student, handle: int):
-        self.student, self.handle = student, handle
-
-    def __repr__(self):
-        return f"<student object #{self.handle}>"
-
-    def __call__(self, *args, **kwargs):
-        if self.student.depth == 0:
-            raise RuntimeError("a student's object can only be called during the call that lent it")
-        value, _ = self.student.call(self.handle, args, kwargs, {})
-        return value
 
 
 class StudentFunction:
