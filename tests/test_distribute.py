@@ -20,7 +20,8 @@ import psutil
 import pytest
 
 from autograder.grader import Settings, grade
-from autograder.grader.distribute import CONNECT_TIMEOUT, SchedulerError, connect, run_on_cluster
+from autograder.grader.distribute import SchedulerError, connect, run_on_cluster
+from autograder.grader.settings import DASK_CONNECT_TIMEOUT as CONNECT_TIMEOUT
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "examples"))

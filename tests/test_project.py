@@ -170,3 +170,51 @@ def test_the_import_graph_check_sees_function_level_imports_and_cycles(tmp_path,
     edges, private = _import_graph()
     assert private == ["autograder.grader.wire imports autograder.grader.classrun._private"]
     assert "autograder.grader.wire -> autograder.grader.classrun" in _cycles(edges)
+
+
+# Numbers that are facts of the operating system, not limits the grader chooses
+OS_CONSTANTS = {
+    "cgroup.py": {"PERIOD_US"},  # the cpu controller's period (cpu.max's second field)
+    "sandbox.py": {"UNPRIVILEGED"},  # the uid of nobody
+    "landlock.py": {"_PR_SET_NO_NEW_PRIVS"},  # prctl's option number
+}
+SANDBOXED = {"wire.py", "student_side.py"}  # run alone in the student's sandbox: their caps live there
+
+
+def _numeric_constants(path):
+    """Module-level NAME = <a number, or arithmetic of numbers> in ``path``."""
+    import ast
+
+    def numeric(node):
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return numeric(node.left) and numeric(node.right)
+        return isinstance(node, ast.UnaryOp) and numeric(node.operand)
+
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        if getattr(node, "value", None) is not None and numeric(node.value):
+            found |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return found
+
+
+def test_every_limit_of_the_grader_is_declared_in_settings(tmp_path):
+    """Issue 30: the grader's limits, intervals and caps are declared once, in settings.py (its
+    options in Settings/Limits, its internal ones in one commented block); no other module of
+    autograder/grader/ declares a number of its own, except the OS's constants and the caps of the
+    two files that run alone inside the sandbox. A planted GRACE = 30.0 is found."""
+    package = ROOT / "autograder" / "grader"
+    stray = {
+        m.name: sorted(_numeric_constants(m) - OS_CONSTANTS.get(m.name, set()))
+        for m in package.glob("*.py")
+        if m.name not in SANDBOXED | {"settings.py"}
+    }
+    assert {k: v for k, v in stray.items() if v} == {}
+    assert {"CHECKER_GRACE", "WATCH_SECONDS", "MAX_NOTEBOOK_BYTES"} <= _numeric_constants(package / "settings.py")
+    planted = tmp_path / "run.py"
+    planted.write_text('"""x"""\n\nGRACE = 30.0\nLIMIT = 2 * 2**20\nNAME = "x"\n')
+    assert _numeric_constants(planted) == {"GRACE", "LIMIT"}

@@ -40,7 +40,7 @@ from . import sandbox
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
 from .remote import Student
 from .standins import StudentFunction
-from .settings import Budget, Limits
+from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Limits
 from .workdir import empty, manifest, over_limit
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
@@ -64,10 +64,6 @@ class CappedText(io.TextIOBase):
 
     def getvalue(self) -> str:
         return "".join(self.parts)
-
-
-ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
-# (the student's calls time out at the budget itself; the watchdog in run.py waits GRACE = 30 s more)
 
 
 class CellTimeout(BaseException):
@@ -255,7 +251,7 @@ class Checker:
             self.emit({"event": "variant", "index": k, **self._variant(variant)})
         log = list(self.student.log)
         self.student.stop()
-        self.emit({"event": "done", "log": log[-50:]})
+        self.emit({"event": "done", "log": log[-LOG_TAIL_LINES:]})
 
     def _variant(self, variant: dict) -> dict:
         """Swap definitions in (an author's mutant or alternative), run the given tests, swap back.

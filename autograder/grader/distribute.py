@@ -5,7 +5,7 @@ Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of 
 - ``ADDRESS`` is a running scheduler (``tcp://host:8786``, ``tls://...``) or the path of the JSON
   scheduler file that ``dask scheduler --scheduler-file`` writes; ``local:N`` starts a
   ``LocalCluster`` of N single-threaded worker processes on this machine. A scheduler that cannot
-  be reached is a ``SchedulerError`` after ``CONNECT_TIMEOUT`` seconds, before any lesson is built.
+  be reached is a ``SchedulerError`` after ``settings.DASK_CONNECT_TIMEOUT`` seconds, before any lesson is built.
 - Each task is one notebook, exactly as ``--jobs`` grades it (``run.grade_job``: the same
   sandboxed checker, limits, proof of execution and emulation) and carries plain data: the
   submission's bytes, the settings, and the lesson's notebooks as one task per lesson that every
@@ -25,7 +25,7 @@ Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of 
   scheduler's memory. (So Dask's adaptive scaling sees only the notebooks in flight: give the
   cluster a fixed size.)
 - A worker that dies mid-notebook (killed, out of memory, its machine lost): the scheduler runs
-  the notebook again on another worker, up to its ``allowed-failures`` (``ALLOWED_FAILURES`` for
+  the notebook again on another worker, up to its ``allowed-failures`` (``settings.DASK_ALLOWED_FAILURES`` for
   ``local:N``; a remote scheduler's own setting, Dask's default 3). A notebook that kills every
   worker it meets is recorded ``error`` with that reason and the rest of the class goes on.
   Losing the scheduler itself stops the run: nothing more is recorded, and a rerun resumes.
@@ -41,8 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
-ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
+from .settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT
+
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
 
@@ -69,7 +69,7 @@ class Cluster:
                     pass
 
 
-def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOUT) -> Cluster:
+def connect(scheduler: str, quiet: bool = False, timeout: float = DASK_CONNECT_TIMEOUT) -> Cluster:
     """A client of ``scheduler`` (see the module docstring); SchedulerError within ``timeout`` s."""
     import dask
     from distributed import Client, LocalCluster
@@ -83,7 +83,7 @@ def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOU
             n = 0
         if n < 1:
             raise SchedulerError(f"--scheduler {scheduler}: local:N needs a number of workers N >= 1")
-        with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
+        with dask.config.set({"distributed.scheduler.allowed-failures": DASK_ALLOWED_FAILURES}):
             local = LocalCluster(
                 n_workers=n,
                 threads_per_worker=1,
@@ -92,7 +92,7 @@ def connect(scheduler: str, quiet: bool = False, timeout: float = CONNECT_TIMEOU
                 dashboard_address=None,
                 silence_logs=logging.CRITICAL,
             )
-        cluster = Cluster(Client(local, timeout=timeout), local.scheduler_address, local, ALLOWED_FAILURES)
+        cluster = Cluster(Client(local, timeout=timeout), local.scheduler_address, local, DASK_ALLOWED_FAILURES)
         cluster.client.run(_leave_interrupts_to_the_parent)
     else:
         address = _address(scheduler)

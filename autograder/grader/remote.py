@@ -25,9 +25,7 @@ from . import wire
 from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .sandbox import Launch
-from .settings import Budget
-
-WATCH_SECONDS = 0.5  # how often a running student's work folder is measured
+from .settings import STUDENT_LOG_LINES, WATCH_SECONDS, Budget
 
 
 # The attributes a student's code may read on an object the checker lent it: a method the contract
@@ -39,7 +37,9 @@ LENT_METHODS = frozenset({"block_until_ready"})
 class Student:
     """One sandboxed student process at a time, restarted on demand."""
 
-    def __init__(self, launch_factory, init_message: dict, budget: Budget, max_restarts: int, log_lines: int = 200):
+    def __init__(
+        self, launch_factory, init_message: dict, budget: Budget, max_restarts: int, log_lines: int = STUDENT_LOG_LINES
+    ):
         self.launch_factory, self.init_message = launch_factory, init_message
         self.budget, self.max_restarts = budget, max_restarts
         self.proc: subprocess.Popen | None = None

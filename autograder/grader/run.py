@@ -23,6 +23,7 @@ import nbformat
 
 from .model import Job, Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
+from .settings import CHECKER_GRACE as GRACE
 from .settings import Limits, Settings
 from ..textsafe import printable
 from .submissions import parse_notebook
@@ -30,8 +31,6 @@ from .verdict import decide
 from .wire import WireError, parse
 from .spawn import start_checker
 from .workdir import new_job_dir, remove_tree
-
-GRACE = 30.0  # seconds the watchdog allows the checker beyond a cell's own limit
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,23 @@ import time
 from dataclasses import dataclass, field
 
 GiB = 2**30
+
+# -- The grader's internal limits and intervals: not options, each explained here and used from here.
+# (wire.py's frame caps, MAX_FRAME, MAX_DEPTH and MAX_ITEMS, and student_side.py's MAX_COMPILES stay in
+# those files: they run alone inside the sandbox, where this module is not importable.)
+CHECKER_GRACE = 30.0  # seconds run.py's watchdog allows a checker beyond a cell's own limit
+ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
+# (the student's calls time out at the budget itself; the watchdog waits CHECKER_GRACE more)
+WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
+MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed (submissions.py)
+MAX_FOLDER_DEPTH = 64  # deeper folders in the work folder: a limit reached, not a place to hide files
+MAX_COMPILES = 256  # compile events one call may report (compiles.py)
+STUDENT_LOG_LINES = 200  # lines of the student process's stderr the checker keeps (remote.py)
+LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checker.py)
+SHOWN_OUTPUT_CHARS = 2000  # of a failed visible check's printed lines on its feedback page (verdict.py)
+DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (distribute.py)
+DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
+NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
 EMULATION_MODES = ("tpu", "gpu", "none")
 
 

@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .settings import NO_ZYGOTE_ENV
+
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
 ZYGOTE_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import serve; serve()"
@@ -135,7 +137,7 @@ def stop_zygotes() -> None:
 
 def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
     """A checker process reading its job on stdin and writing events on stdout."""
-    if hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and os.environ.get("COURSE_NO_ZYGOTE") != "1":
+    if hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and os.environ.get(NO_ZYGOTE_ENV) != "1":
         key = json.dumps(sorted((k, v) for k, v in env.items() if k not in PER_JOB))
         zygote = _ZYGOTES.get(key)
         try:

@@ -14,8 +14,7 @@ import nbformat
 
 from ..notebooks import cell_grade_id, is_test
 from ..textsafe import printable
-
-MAX_NOTEBOOK_BYTES = 50 * 2**20
+from .settings import MAX_NOTEBOOK_BYTES
 
 
 def find_submissions(folder: Path, names: list[str]) -> tuple[dict, list[str], dict]:

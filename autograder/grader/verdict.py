@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .model import PRECEDENCE, Outcome, Result, Status, TestRecord, TestResult
 from .plan import TestStep
+from .settings import SHOWN_OUTPUT_CHARS
 
 
 HIDDEN_FAILED = "failed (the hidden test's details are not shown)"
@@ -56,7 +57,7 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
     passed = record.state == "ok"
-    shown = "" if passed or step.hidden else record.output[-2000:]  # a hidden check shows nothing
+    shown = "" if passed or step.hidden else record.output[-SHOWN_OUTPUT_CHARS:]  # a hidden check shows nothing
     return TestResult(
         step.grade_id,
         step.points if passed else 0.0,

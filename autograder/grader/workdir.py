@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-MAX_DEPTH = 64  # folders nested deeper than this are a limit reached, not a place to hide files
+from .settings import MAX_FOLDER_DEPTH as MAX_DEPTH
 
 
 def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
