@@ -1,7 +1,8 @@
 """The trusted checker: one process per notebook, where every point is decided.
 
-    python -m autograder.grader.checker < job.json      (run.py starts it through spawn.py: a fork
-                                                         of a warm zygote; events on stdout)
+    python -m autograder.grader.checker < job.frame     (run.py starts it through spawn.py: a fork
+                                                         of a warm zygote; model.CheckerJob as a
+                                                         wire frame in, events as frames out)
 
 It runs the lesson's setup, the instructor's definitions and then each test cell, in its own
 interpreter, which the student's code cannot reach: the exercises' names are ``StudentFunction``
@@ -15,8 +16,8 @@ student's code, every message a student will ever read (the visible tests') has 
 
 It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), with its
 home, working folder and configuration outside both students' folders: nothing a student's code
-writes is ever imported or read as configuration here. Events, one JSON line each, on the stdout
-it was started with:
+writes is ever imported or read as configuration here. Events, one wire frame each (wire.py's
+framing, as every message between the grader's processes), on the stdout it was started with:
 
     {"event": "ready", "defined": [...], "definition_errors": [...], "setup_error": ""}
     {"event": "start", "index": i}
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import signal
 import sys
@@ -37,7 +37,9 @@ import time
 from pathlib import Path
 
 from . import sandbox
+from . import wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
+from .model import CheckerJob
 from .remote import Student
 from .standins import StudentFunction
 from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Limits
@@ -77,25 +79,25 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Checker:
-    def __init__(self, job: dict, emit):
+    def __init__(self, job: CheckerJob, emit):
         self.job, self.emit = job, emit
-        s = job["settings"]
+        s = job.settings
         self.limits = Limits(**s["limits"])
-        self.budget = Budget(job["notebook_seconds"], s["cell_timeout"])
-        self.home = Path(job["checker_home"])
+        self.budget = Budget(job.notebook_seconds, s["cell_timeout"])
+        self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
         prelude = [EMULATION.read_text()] if s["emulation"] != "none" else []
         init = {
             "op": "init",
             "prelude": prelude,
-            "cells": [[job["setup_label"], job["setup"]]] + job["student_cells"],
-            "names": job["contract"],
+            "cells": [[job.setup_label, job.setup]] + job.student_cells,
+            "names": job.contract,
         }
-        self.workdir = Path(job["workdir"])
-        self.inputs = Path(job["inputs"])
+        self.workdir = Path(job.workdir)
+        self.inputs = Path(job.inputs)
         self.student = Student(self._launch, init, self.budget, s["max_restarts"])
         self.student.on_restart = lambda: self.emit({"event": "restart"})  # run.py's watchdog waits longer
-        self.student.contract = list(job["contract"])
+        self.student.contract = list(job.contract)
         self.student.watch = self._work_folder_over
         self.student.inputs_digest = lambda: manifest(self.inputs)
         self.max_output = s["max_output_chars"]
@@ -108,11 +110,11 @@ class Checker:
 
     def _launch(self):
         return sandbox.prepare(
-            Path(self.job["job_dir"]) / "student",
+            Path(self.job.job_dir) / "student",
             self.workdir,
             self.limits,
-            Path(self.job["repository"]),
-            self.job["settings"]["emulation"],
+            Path(self.job.repository),
+            self.job.settings["emulation"],
             self.inputs,
         )
 
@@ -163,7 +165,7 @@ class Checker:
     def main(self) -> None:
         job = self.job
         os.chdir(self.home)
-        if job["settings"]["emulation"] != "none":
+        if job.settings["emulation"] != "none":
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
         import tempfile
 
@@ -178,8 +180,8 @@ class Checker:
             self.emit({"event": "ready", "grader_fault": f"could not start the student's process: {exc}"})
             self.emit({"event": "done", "log": []})
             return
-        setup_state, _, setup_error, _ = self._run("setup", job["setup"])
-        for label, code in job["checker_cells"]:
+        setup_state, _, setup_error, _ = self._run("setup", job.setup)
+        for label, code in job.checker_cells:
             self._run(label, code)
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
@@ -193,7 +195,7 @@ class Checker:
         except SandboxFault as exc:  # nothing of the student's ran: no grade can be given
             self.student.stop()
             self.emit({"event": "ready", "grader_fault": _first_line(exc)})
-            self.emit({"event": "done", "log": list(self.student.log)[-50:]})
+            self.emit({"event": "done", "log": list(self.student.log)[-LOG_TAIL_LINES:]})
             return
         except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
             ready_error = _first_line(exc) or type(exc).__name__
@@ -201,9 +203,9 @@ class Checker:
         defined = self.student.defined
         # a process that did not start answers nothing: every exercise then stands for a call that
         # tries to restart it, and ends as "died" (an error row), never as a silent NameError
-        for name in defined if not ready_error else job["contract"]:
+        for name in defined if not ready_error else job.contract:
             self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
-        self.ns["GRADING_SEED"] = int(job.get("seed") or 0)  # hidden tests draw fresh inputs from it
+        self.ns["GRADING_SEED"] = int(job.seed or 0)  # hidden tests draw fresh inputs from it
         self.emit(
             {
                 "event": "ready",
@@ -213,8 +215,8 @@ class Checker:
                 "student_error": ready_error,
             }
         )
-        for index, test in enumerate(job["tests"]):
-            if index < job.get("start_at", 0):
+        for index, test in enumerate(job.tests):
+            if index < job.start_at:
                 continue
             self.emit({"event": "start", "index": index})
             self.budget.start_cell()
@@ -247,7 +249,7 @@ class Checker:
                     "student": list(dict.fromkeys(events)),
                 }
             )
-        for k, variant in enumerate(job.get("variants") or []):
+        for k, variant in enumerate(job.variants):
             self.emit({"event": "variant", "index": k, **self._variant(variant)})
         log = list(self.student.log)
         self.student.stop()
@@ -265,7 +267,7 @@ class Checker:
                 self.ns.setdefault(name, StudentFunction(self.student, name, self.ns, dict(os.environ)))
             for index in variant["tests"]:
                 self.budget.start_cell()
-                test = self.job["tests"][index]
+                test = self.job.tests[index]
                 state = self._run(test["grade_id"], test["source"])[0]
                 if state != "ok":
                     failed.append(test["grade_id"])
@@ -283,15 +285,13 @@ class Checker:
 
 
 def main() -> None:
-    events = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)  # anything printed at the C level goes to stderr, never into the events
-    job = json.loads(sys.stdin.read())
-
-    def emit(event: dict) -> None:
-        events.write(json.dumps(event) + "\n")
-        events.flush()
-
-    Checker(job, emit).main()
+    """The checker's process: its job is one wire frame on stdin, its events wire frames on the
+    stdout it started with (anything printed, even at the C level, goes to stderr instead)."""
+    events = os.dup(1)
+    os.dup2(2, 1)
+    stdin = sys.stdin.buffer
+    job = wire.parse(stdin.read(wire.frame_length(stdin.read(wire.HEADER_SIZE), cap=wire.MAX_FRAME)))
+    Checker(CheckerJob.from_dict(job), lambda event: wire.write_frame(events, event)).main()
 
 
 if __name__ == "__main__":

@@ -66,6 +66,36 @@ class Job:
         return cls(**d)
 
 
+@dataclass(frozen=True)
+class CheckerJob:
+    """What run.py hands a notebook's trusted checker (one wire frame on its stdin): the plan's
+    cells and tests, the folders, the settings (settings.Settings' fields) and the time left."""
+
+    settings: dict
+    job_dir: str
+    checker_home: str
+    workdir: str  # the student's work folder (writable by the student)
+    inputs: str  # the tests' input files (read-only to the student)
+    repository: str
+    setup: str  # the lesson's setup cell
+    student_cells: list  # [label, code]: the student's definitions, run in the student's process
+    checker_cells: list  # [label, code]: the lesson's own cells, run in the checker
+    tests: list  # {"grade_id", "source", "hidden"} in run order
+    contract: list  # the exercise names the student defines
+    notebook_seconds: float
+    start_at: int = 0  # the first test to run (after a checker died or hung on the one before)
+    seed: int = 0  # GRADING_SEED
+    setup_label: str = "setup"
+    variants: list = field(default_factory=list)  # authoring only (lessoncheck): answers swapped in
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CheckerJob":
+        return cls(**d)
+
+
 @dataclass
 class TestRecord:
     """What the checker reported for one test cell."""

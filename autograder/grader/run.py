@@ -10,7 +10,6 @@ notebook's time lasts.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import select
@@ -21,14 +20,14 @@ from pathlib import Path
 
 import nbformat
 
-from .model import Job, Outcome, Result, Status, TestRecord, TestResult
+from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
 from .settings import Limits, Settings
 from ..textsafe import printable
 from .submissions import parse_notebook
 from .verdict import decide
-from .wire import WireError, parse
+from .wire import HEADER_SIZE, WireError, frame_length, parse, write_frame
 from .spawn import start_checker
 from .workdir import new_job_dir, remove_tree
 
@@ -51,10 +50,24 @@ class Lesson:
 
 
 def _events(proc: subprocess.Popen, deadline_of):
-    """Yield the checker's events; stop (yield None) when the watchdog's deadline passes."""
+    """Yield the checker's events (wire frames); stop (yield None) when the watchdog's deadline
+    passes. A frame that does not parse is skipped; a length over the cap ends the stream (the
+    checker is then treated as stopped, as when it dies)."""
     fd = proc.stdout.fileno()
     buffer = b""
     while True:
+        while len(buffer) >= HEADER_SIZE:
+            try:
+                n = frame_length(buffer[:HEADER_SIZE])
+            except WireError:
+                return
+            if len(buffer) < HEADER_SIZE + n:
+                break
+            body, buffer = buffer[HEADER_SIZE : HEADER_SIZE + n], buffer[HEADER_SIZE + n :]
+            try:
+                yield parse(body)
+            except WireError:
+                continue
         left = deadline_of() - time.monotonic()
         if left <= 0:
             yield None
@@ -62,16 +75,10 @@ def _events(proc: subprocess.Popen, deadline_of):
         ready, _, _ = select.select([fd], [], [], min(left, 5.0))
         if not ready:
             continue
-        chunk = os.read(fd, 1 << 16)
+        chunk = os.read(fd, 1 << 20)
         if not chunk:
             return
         buffer += chunk
-        while b"\n" in buffer:
-            line, buffer = buffer.split(b"\n", 1)
-            try:
-                yield parse(line)
-            except WireError:
-                continue
 
 
 class GraderFault(Exception):
@@ -122,28 +129,27 @@ def run_checker(
             for folder in (home, workdir):
                 (folder / "tmp").mkdir(parents=True, exist_ok=True)
             inputs.mkdir(exist_ok=True)
-            job = {
-                "settings": dataclasses.asdict(settings),
-                "job_dir": str(job_dir),
-                "checker_home": str(home),
-                "workdir": str(workdir),
-                "inputs": str(inputs),
-                "repository": str(repository),
-                "setup": plan.setup,
-                "setup_label": "setup",
-                "student_cells": [list(c) for c in plan.student_cells],
-                "checker_cells": [list(c) for c in plan.checker_cells],
-                "tests": [{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in tests],
-                "contract": plan.contract,
-                "start_at": start_at,
-                "seed": seed,
-                "variants": [
+            job = CheckerJob(
+                settings=dataclasses.asdict(settings),
+                job_dir=str(job_dir),
+                checker_home=str(home),
+                workdir=str(workdir),
+                inputs=str(inputs),
+                repository=str(repository),
+                setup=plan.setup,
+                student_cells=[list(c) for c in plan.student_cells],
+                checker_cells=[list(c) for c in plan.checker_cells],
+                tests=[{"grade_id": t.grade_id, "source": t.source, "hidden": t.hidden} for t in tests],
+                contract=plan.contract,
+                notebook_seconds=notebook_deadline - time.monotonic(),
+                start_at=start_at,
+                seed=seed,
+                variants=[
                     {**{k: v for k, v in var.items() if k != "result"}, "tests": [position[i] for i in var["tests"]]}
                     for var in variants
                     if "result" not in var
                 ],
-                "notebook_seconds": notebook_deadline - time.monotonic(),
-            }
+            )
             # The checker's own home, configuration and working folder: none of them a student's.
             env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER"))}
             env.update(
@@ -157,7 +163,10 @@ def run_checker(
             proc = start_checker(env, str(home), settings.checker_memory_bytes, job_dir / "checker.log")
             running.append(proc)
             checker_starts += 1
-            proc.stdin.write(json.dumps(job).encode())
+            try:
+                write_frame(proc.stdin.fileno(), job.to_dict())
+            except OSError:  # the checker is gone already: its events (none) say so below
+                pass
             proc.stdin.close()
             current = None
             cell_deadline = [time.monotonic() + settings.cell_timeout * 2 + GRACE]  # setup and definitions
