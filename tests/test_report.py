@@ -1,4 +1,4 @@
-"""The class report (autograder/report.py): its numbers are those of grades.csv and tests.csv,
+"""The class report (autograder/report/): its numbers are those of grades.csv and tests.csv,
 every string from a submission is shown as text, the LMS exports round-trip, and the page renders
 with every figure in headless Chromium (screenshots under build/report/).
 
@@ -673,3 +673,43 @@ def test_the_example_class_fixture_is_what_todays_grader_writes(tmp_path):
     for name in ("grades.csv", "tests.csv"):
         header = read_csv(tmp_path / name)[0].keys()
         assert list(read_csv(DATA / "example_class" / name)[0].keys()) == list(header), name
+
+
+def test_every_report_module_is_one_small_room():
+    """The report is a package read one job at a time: every module of autograder/report/ has a
+    docstring saying what it owns, is at most 350 lines, and imports no other module's private
+    (underscore) name; its templates ship with it (package data) in a normal install."""
+    import ast
+    import fnmatch
+    import tomllib
+
+    package = ROOT / "autograder" / "report"
+    modules = sorted(package.glob("*.py"))
+    assert {m.stem for m in modules} >= {"__init__", "load", "stats", "figures", "html", "lms", "cli", "templating"}
+    for module in [*modules, ROOT / "autograder" / "grader" / "outputs.py"]:
+        text = module.read_text()
+        tree = ast.parse(text)
+        assert ast.get_docstring(tree), f"{module.name}: no docstring saying what it owns"
+        assert len(text.splitlines()) <= 350, f"{module.name}: {len(text.splitlines())} lines; split it by job"
+        imported_modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    assert not alias.name.startswith("_"), f"{module.name} imports {node.module}.{alias.name}"
+                    if node.module is None:  # from . import templating
+                        imported_modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                imported_modules |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                private = node.attr.startswith("_") and not node.attr.startswith("__")
+                assert not (private and node.value.id in imported_modules), (
+                    f"{module.name}: {node.value.id}.{node.attr}"
+                )
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {"autograder", "autograder.grader", "autograder.report"} <= set(setuptools["packages"])
+    templates = sorted((package / "templates").iterdir())
+    assert templates
+    for template in templates:
+        patterns = setuptools["package-data"]["autograder.report"]
+        assert any(fnmatch.fnmatch(f"templates/{template.name}", p) for p in patterns), template.name
