@@ -713,3 +713,40 @@ def test_every_report_module_is_one_small_room():
     for template in templates:
         patterns = setuptools["package-data"]["autograder.report"]
         assert any(fnmatch.fnmatch(f"templates/{template.name}", p) for p in patterns), template.name
+
+
+def test_the_grader_and_report_out_give_the_same_page(tmp_path):
+    """``grade`` builds the report from the results it holds (load.from_results), ``report OUT``
+    from the files it wrote (load.load, every cross-check): for the same class, the same page and
+    the same wide CSV, whether the names needed neutralising in the CSVs or not."""
+    import re
+
+    from autograder.grader.model import Result
+    from autograder.grader.outputs import write_outputs
+    from autograder.report import from_results, load, render
+
+    run = {"date": "2026-12-02T10:00:00Z", "emulation": "tpu", "seed": 7, "versions": {"jax": "0.12.0.1"}}
+    classes = [
+        generated_out(tmp_path, 30, run=run),
+        generated_out(tmp_path, names=HOSTILE + ["ada"], hostile_text=" <script>alert('x')</script> =2+2", seed=3),
+    ]
+    outs = [example_out(tmp_path)]  # the grader's own OUT/ for examples/submissions, as it is
+    for i, generated in enumerate(classes):  # the generated classes, written as the grader writes them
+        out = tmp_path / f"written{i}"
+        write_outputs(out, [Result.from_dict(d) for d in json.loads((generated / "results.json").read_text())])
+        if (generated / "run.json").is_file():
+            shutil.copy(generated / "run.json", out / "run.json")
+        outs.append(out)
+    for out in outs:
+        results = [Result.from_dict(d) for d in json.loads((out / "results.json").read_text())]
+        held, read = from_results(out, results), load(out)
+        assert held == read, out.name
+        pages = [re.sub(r" on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\. ", " on (now). ", render(d)) for d in (held, read)]
+        assert pages[0] == pages[1] and " on (now). " in pages[0], out.name
+        assert "<img id=fig-overview" in pages[0] and "id=problems" not in pages[0]
+        wide = [path.read_bytes() for data in (held, None) for path in write_exports(out, data=data)]
+        assert wide[0] == wide[1]
+    # A grader-error row is never a grade: neither grades.csv nor the report holds it.
+    example = [Result.from_dict(d) for d in json.loads((outs[0] / "results.json").read_text())]
+    broken = Result("zed", "01_number_formats", status="grader-error", max_score=20, detail="the grader crashed")
+    assert from_results(outs[0], [*example, broken]) == from_results(outs[0], example)

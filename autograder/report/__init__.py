@@ -1,7 +1,8 @@
 """The instructor's class report and the grade exports an LMS imports, from one class's grades.
 
-``python -m autograder report OUT [--roster ROSTER.csv]`` (and the grader, after every run) reads
-only what ``grade`` wrote to OUT/ and writes:
+``python -m autograder report OUT [--roster ROSTER.csv]`` rebuilds them from the files ``grade``
+wrote to OUT/ alone; ``grade`` builds them at the end of every run from the results it holds
+(load.from_results: the same class, the same page). They are:
 
 - ``OUT/report.html``: one self-contained page (figures are PNG data URIs drawn with matplotlib;
   no scripts, fonts or other files; a Content-Security-Policy forbids loading anything): per
@@ -23,7 +24,7 @@ textsafe.safe_csv_cell in CSVs.
 One module per job:
 
 data.py        the model: Row, Check, ClassData (and the statuses a grade can have)
-load.py        OUT/ -> ClassData with every disagreement between its files
+load.py        OUT/ -> ClassData with every disagreement between its files; or the grader's results
 stats.py       the numbers: per lesson, per check, why a check lost its points, the ranking
 figures.py     the figures (matplotlib's object API, greyscale), as PNG data URIs
 html.py        the page: what goes on it, rendered from templates/report.html.j2
@@ -38,7 +39,7 @@ from .data import NEEDS_A_HUMAN, OUTCOMES, STATUSES, Check, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
 from .html import build_report, render
 from .lms import POINTS_ROW, fill_roster, lesson_column, wide_rows, write_exports
-from .load import load, read_csv
+from .load import from_results, load, read_csv
 from .stats import (
     CheckStats,
     cause,
@@ -65,6 +66,7 @@ __all__ = [
     "checks_figure",
     "exercise_of",
     "fill_roster",
+    "from_results",
     "lesson_column",
     "lesson_figure",
     "lesson_stats",

@@ -113,9 +113,11 @@ def render(data: ClassData) -> str:
     )
 
 
-def build_report(out: Path) -> Path:
-    """Write OUT/report.html from the files of OUT/ and return its path."""
+def build_report(out: Path, data: ClassData | None = None) -> Path:
+    """Write OUT/report.html and return its path. ``data``: the class already in hand (the grader's
+    results, load.from_results); None rebuilds it from the files of OUT/ (load.load)."""
     out = Path(out)
     path = out / "report.html"
-    path.write_text(render(load(out)), encoding="utf-8", errors="backslashreplace")
+    page = render(load(out) if data is None else data)
+    path.write_text(page, encoding="utf-8", errors="backslashreplace")
     return path

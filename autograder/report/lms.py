@@ -200,11 +200,12 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
     return table, problems, dialect
 
 
-def write_exports(out: Path, roster: Path | None = None) -> list[Path]:
+def write_exports(out: Path, roster: Path | None = None, data: ClassData | None = None) -> list[Path]:
     """Write OUT/grades_wide.csv and, given a roster (a Canvas or Moodle gradebook export),
-    OUT/<roster>_filled.csv and OUT/roster_check.csv; return the paths written."""
+    OUT/<roster>_filled.csv and OUT/roster_check.csv; return the paths written. ``data``: the class
+    already in hand (load.from_results); None reads it from OUT/ (load.load)."""
     out = Path(out)
-    data = load(out)
+    data = load(out) if data is None else data
     paths = [write_safe_csv(out / "grades_wide.csv", wide_rows(data))]
     if roster is not None:
         roster = Path(roster)

@@ -1,9 +1,11 @@
-"""A class as the report sees it (``ClassData``):
+"""A class as the report sees it (``ClassData``), from one of two sources:
 
 - ``load(OUT)``: the files ``grade`` wrote. The numbers come from ``grades.csv`` and ``tests.csv``
   (what an LMS gets); ``results.json`` adds the words (docstrings, messages, details, timings) and
   is cross-checked against them; ``run.json`` says how the grades were made. Every disagreement
   between the files is listed in ``ClassData.problems``, never silently resolved.
+- ``from_results(OUT, results)``: the grader's own ``Result`` records, held in memory when it has
+  just written them, with the numbers as the CSVs write them: the same class, the same page.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..grader.model import Result, Status
 from ..textsafe import csv_forms, safe_csv_cell
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 
@@ -103,6 +106,51 @@ def load(out: Path) -> ClassData:
     problems += _row_problems(rows.values())
     run = _read_run(out, problems)
     return ClassData(out, list(rows.values()), run, problems, _emulation(d.get("digest") for d in results))
+
+
+def _written(x: float) -> float:
+    """A number as the CSVs hold it (``f"{x:g}"``, read back): the report's numbers are the LMS's."""
+    return float(fmt(x))
+
+
+def from_results(out: Path, results: Iterable[Result]) -> ClassData:
+    """The class from the grader's results in memory, as ``load(out)`` reads it back from the files
+    write_outputs made of them: grader-error rows left out (grades.csv never holds them), rows in
+    grades.csv's order, numbers as the CSVs write them, ``OUT/run.json`` for how they were made.
+    The files' cross-checks do not apply (there is one source); the checks of the rows do."""
+    out = Path(out)
+    graded = sorted((r for r in results if r.status != Status.GRADER_ERROR), key=lambda r: (r.student, r.notebook))
+    rows = []
+    for r in graded:
+        checks = [
+            Check(
+                t.grade_id,
+                _written(t.score),
+                _written(t.max_score),
+                t.hidden,
+                t.doc or "",
+                t.error or "",
+                t.message or "",
+                str(t.outcome),
+            )
+            for t in r.tests
+        ]
+        rows.append(
+            Row(
+                r.student,
+                r.notebook,
+                _written(r.score),
+                _written(r.max_score),
+                str(r.status),
+                r.detail or "",
+                list(r.notes or []),
+                r.seconds,
+                checks,
+            )
+        )
+    problems = _row_problems(rows)
+    run = _read_run(out, problems)
+    return ClassData(out, rows, run, problems, _emulation(r.digest for r in graded))
 
 
 def _row_problems(rows: Iterable[Row]) -> list[str]:
