@@ -750,3 +750,48 @@ def test_the_grader_and_report_out_give_the_same_page(tmp_path):
     example = [Result.from_dict(d) for d in json.loads((outs[0] / "results.json").read_text())]
     broken = Result("zed", "01_number_formats", status="grader-error", max_score=20, detail="the grader crashed")
     assert from_results(outs[0], [*example, broken]) == from_results(outs[0], example)
+
+
+def test_markup_and_template_syntax_from_a_submission_are_text_on_both_pages(tmp_path):
+    """A student's folder name, an exception message and a docstring holding markup and Jinja2
+    syntax reach the class report and the student's feedback page escaped and never evaluated:
+    the templates autoescape every value and never render a value as a template."""
+    import re
+
+    from autograder.grader.model import Outcome, Result, TestResult
+    from autograder.grader.outputs import feedback_html, write_outputs
+    from autograder.report import from_results, load, render
+
+    hostile = "<script>alert(1)</script> {{ 7*7 }} {% if true %}evaluated{% endif %} &amp;"
+    shown = html.escape(hostile)
+    assert "{{ 7*7 }}" in shown and "<" not in shown
+
+    def unevaluated(page: str) -> bool:
+        text = re.sub(r'href="[^"]*"', "", page)  # the links hold the name percent-encoded
+        block = "{% if true %}evaluated{% endif %}"
+        return "{{ 7*7 }}" in text and " 49 " not in text and text.count("evaluated") == text.count(block) > 0
+
+    def result(student: str) -> Result:
+        tests = [
+            TestResult("test_f_visible", 0, 1, "AssertionError: " + hostile, False, "checks " + hostile,
+                       message="AssertionError: " + hostile, outcome=Outcome.WRONG),
+            TestResult("test_f_hidden", 0, 2, HIDDEN_FAILED, True, "hidden " + hostile,
+                       message="AssertionError: SECRET " + hostile, outcome=Outcome.WRONG),
+        ]  # fmt: skip
+        return Result(student, "01_alpha", 0, 3, "ok", notes=["note " + hostile], tests=tests, seconds=3.0)
+
+    results = [result(hostile), result("ada")]
+    out = tmp_path / "out"
+    write_outputs(out, results)
+    for page in (render(from_results(out, results)), render(load(out))):
+        assert "<script" not in page and unevaluated(page)
+        assert page.count(f"<span class=msg>AssertionError: {shown}</span>") == 1  # the visible check's group
+        assert f"<span class=msg>AssertionError: SECRET {shown}</span>" in page  # instructor-only, as text
+        assert f"<small>checks {shown}</small>" in page and f"hidden {shown}" in page
+        assert f">{shown}</a>" in page  # the student's name, linking to the feedback page
+    written = (out / "feedback" / hostile / "01_alpha.html").read_text()
+    for page in (feedback_html(results[0]), written):
+        assert "<script" not in page and unevaluated(page) and "SECRET" not in page
+        assert f"<title>01_alpha: {shown}</title>" in page and f"<b>{shown}</b>" in page
+        assert f"<code>AssertionError: {shown}</code>" in page and f"<small>checks {shown}</small>" in page
+        assert f"<li>note {shown}</li>" in page and f"hidden {shown}" in page
