@@ -10,7 +10,7 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["report"]:  # its options live with it: autograder/report.py
+    if argv[:1] == ["report"]:  # its options live with it: autograder/report/cli.py
         from .report import main as report_main
 
         return report_main(argv[1:])

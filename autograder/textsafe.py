@@ -7,7 +7,8 @@ detail) reaches a terminal, a CSV or a page through here:
   shown as escapes, lone surrogates as U+FFFD, cut to a length; tabs and newlines kept;
 - ``safe_csv_cell``: the same escapes (newlines and tabs too: a cell is one line) and a ``'``
   before anything a spreadsheet would run as a formula (OWASP's advice);
-- HTML pages escape with the templates' autoescape (or ``html.escape``) on top of these.
+- HTML pages (the class report, the feedback pages) escape every value with the autoescaping
+  templates of autograder/report/templating.py on top of these.
 """
 
 from __future__ import annotations

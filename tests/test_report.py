@@ -1,4 +1,4 @@
-"""The class report (autograder/report.py): its numbers are those of grades.csv and tests.csv,
+"""The class report (autograder/report/): its numbers are those of grades.csv and tests.csv,
 every string from a submission is shown as text, the LMS exports round-trip, and the page renders
 with every figure in headless Chromium (screenshots under build/report/).
 
@@ -673,3 +673,125 @@ def test_the_example_class_fixture_is_what_todays_grader_writes(tmp_path):
     for name in ("grades.csv", "tests.csv"):
         header = read_csv(tmp_path / name)[0].keys()
         assert list(read_csv(DATA / "example_class" / name)[0].keys()) == list(header), name
+
+
+def test_every_report_module_is_one_small_room():
+    """The report is a package read one job at a time: every module of autograder/report/ has a
+    docstring saying what it owns, is at most 350 lines, and imports no other module's private
+    (underscore) name; its templates ship with it (package data) in a normal install."""
+    import ast
+    import fnmatch
+    import tomllib
+
+    package = ROOT / "autograder" / "report"
+    modules = sorted(package.glob("*.py"))
+    assert {m.stem for m in modules} >= {"__init__", "load", "stats", "figures", "html", "lms", "cli", "templating"}
+    for module in [*modules, ROOT / "autograder" / "grader" / "outputs.py"]:
+        text = module.read_text()
+        tree = ast.parse(text)
+        assert ast.get_docstring(tree), f"{module.name}: no docstring saying what it owns"
+        assert len(text.splitlines()) <= 350, f"{module.name}: {len(text.splitlines())} lines; split it by job"
+        imported_modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    assert not alias.name.startswith("_"), f"{module.name} imports {node.module}.{alias.name}"
+                    if node.module is None:  # from . import templating
+                        imported_modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                imported_modules |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                private = node.attr.startswith("_") and not node.attr.startswith("__")
+                assert not (private and node.value.id in imported_modules), (
+                    f"{module.name}: {node.value.id}.{node.attr}"
+                )
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert {"autograder", "autograder.grader", "autograder.report"} <= set(setuptools["packages"])
+    templates = sorted((package / "templates").iterdir())
+    assert templates
+    for template in templates:
+        patterns = setuptools["package-data"]["autograder.report"]
+        assert any(fnmatch.fnmatch(f"templates/{template.name}", p) for p in patterns), template.name
+
+
+def test_the_grader_and_report_out_give_the_same_page(tmp_path):
+    """``grade`` builds the report from the results it holds (load.from_results), ``report OUT``
+    from the files it wrote (load.load, every cross-check): for the same class, the same page and
+    the same wide CSV, whether the names needed neutralising in the CSVs or not."""
+    import re
+
+    from autograder.grader.model import Result
+    from autograder.grader.outputs import write_outputs
+    from autograder.report import from_results, load, render
+
+    run = {"date": "2026-12-02T10:00:00Z", "emulation": "tpu", "seed": 7, "versions": {"jax": "0.12.0.1"}}
+    classes = [
+        generated_out(tmp_path, 30, run=run),
+        generated_out(tmp_path, names=HOSTILE + ["ada"], hostile_text=" <script>alert('x')</script> =2+2", seed=3),
+    ]
+    outs = [example_out(tmp_path)]  # the grader's own OUT/ for examples/submissions, as it is
+    for i, generated in enumerate(classes):  # the generated classes, written as the grader writes them
+        out = tmp_path / f"written{i}"
+        write_outputs(out, [Result.from_dict(d) for d in json.loads((generated / "results.json").read_text())])
+        if (generated / "run.json").is_file():
+            shutil.copy(generated / "run.json", out / "run.json")
+        outs.append(out)
+    for out in outs:
+        results = [Result.from_dict(d) for d in json.loads((out / "results.json").read_text())]
+        held, read = from_results(out, results), load(out)
+        assert held == read, out.name
+        pages = [re.sub(r" on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\. ", " on (now). ", render(d)) for d in (held, read)]
+        assert pages[0] == pages[1] and " on (now). " in pages[0], out.name
+        assert "<img id=fig-overview" in pages[0] and "id=problems" not in pages[0]
+        wide = [path.read_bytes() for data in (held, None) for path in write_exports(out, data=data)]
+        assert wide[0] == wide[1]
+    # A grader-error row is never a grade: neither grades.csv nor the report holds it.
+    example = [Result.from_dict(d) for d in json.loads((outs[0] / "results.json").read_text())]
+    broken = Result("zed", "01_number_formats", status="grader-error", max_score=20, detail="the grader crashed")
+    assert from_results(outs[0], [*example, broken]) == from_results(outs[0], example)
+
+
+def test_markup_and_template_syntax_from_a_submission_are_text_on_both_pages(tmp_path):
+    """A student's folder name, an exception message and a docstring holding markup and Jinja2
+    syntax reach the class report and the student's feedback page escaped and never evaluated:
+    the templates autoescape every value and never render a value as a template."""
+    import re
+
+    from autograder.grader.model import Outcome, Result, TestResult
+    from autograder.grader.outputs import feedback_html, write_outputs
+    from autograder.report import from_results, load, render
+
+    hostile = "<script>alert(1)</script> {{ 7*7 }} {% if true %}evaluated{% endif %} &amp;"
+    shown = html.escape(hostile)
+    assert "{{ 7*7 }}" in shown and "<" not in shown
+
+    def unevaluated(page: str) -> bool:
+        text = re.sub(r'href="[^"]*"', "", page)  # the links hold the name percent-encoded
+        block = "{% if true %}evaluated{% endif %}"
+        return "{{ 7*7 }}" in text and " 49 " not in text and text.count("evaluated") == text.count(block) > 0
+
+    def result(student: str) -> Result:
+        tests = [
+            TestResult("test_f_visible", 0, 1, "AssertionError: " + hostile, False, "checks " + hostile,
+                       message="AssertionError: " + hostile, outcome=Outcome.WRONG),
+            TestResult("test_f_hidden", 0, 2, HIDDEN_FAILED, True, "hidden " + hostile,
+                       message="AssertionError: SECRET " + hostile, outcome=Outcome.WRONG),
+        ]  # fmt: skip
+        return Result(student, "01_alpha", 0, 3, "ok", notes=["note " + hostile], tests=tests, seconds=3.0)
+
+    results = [result(hostile), result("ada")]
+    out = tmp_path / "out"
+    write_outputs(out, results)
+    for page in (render(from_results(out, results)), render(load(out))):
+        assert "<script" not in page and unevaluated(page)
+        assert page.count(f"<span class=msg>AssertionError: {shown}</span>") == 1  # the visible check's group
+        assert f"<span class=msg>AssertionError: SECRET {shown}</span>" in page  # instructor-only, as text
+        assert f"<small>checks {shown}</small>" in page and f"hidden {shown}" in page
+        assert f">{shown}</a>" in page  # the student's name, linking to the feedback page
+    written = (out / "feedback" / hostile / "01_alpha.html").read_text()
+    for page in (feedback_html(results[0]), written):
+        assert "<script" not in page and unevaluated(page) and "SECRET" not in page
+        assert f"<title>01_alpha: {shown}</title>" in page and f"<b>{shown}</b>" in page
+        assert f"<code>AssertionError: {shown}</code>" in page and f"<small>checks {shown}</small>" in page
+        assert f"<li>note {shown}</li>" in page and f"hidden {shown}" in page

@@ -188,10 +188,11 @@ def grade(
         writer.close()
         journal.close()
         write_outputs(out, [r for r in results.values() if r.status != "grader-error"])
-    from ..report import build_report, write_exports
+    from ..report import build_report, from_results, write_exports
 
-    write_exports(out)
-    report = build_report(out)
+    data = from_results(out, results.values())  # the class just written, not read back from OUT/
+    write_exports(out, data=data)
+    report = build_report(out, data)
     if not quiet:
         print(f"Class report: {report}", file=sys.stderr)
     return sorted(results.values(), key=lambda r: (r.student, r.notebook))

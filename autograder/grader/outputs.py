@@ -1,13 +1,14 @@
 """What an instructor and the students read: CSVs, feedback pages, the terminal table.
 
-Every string that came from a submission is escaped for its medium: HTML-escaped on pages,
-control characters escaped in the terminal and the CSVs, spreadsheet formulas neutralised.
+Every string that came from a submission is escaped for its medium: HTML-escaped on pages (the
+feedback page is templates/feedback.html.j2 in autograder/report/, rendered by its autoescaping
+environment, templating.py), control characters escaped in the terminal and the CSVs,
+spreadsheet formulas neutralised.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import json
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from .model import Outcome, Result, TestResult
 from .model import STATUSES
 from ..textsafe import safe_csv_cell as csv_cell
 from ..textsafe import printable
+from ..report.templating import render
 
 
 def shown_outcome(t: TestResult) -> str:
@@ -28,30 +30,10 @@ def shown_outcome(t: TestResult) -> str:
 
 
 def feedback_html(r: Result) -> str:
-    """A student's page: each check, its docstring, its outcome; never test code, never a hidden
-    test's message, inputs or expected values."""
-    e = html.escape
-    rows = "".join(
-        f"<tr class={'pass' if t.score >= t.max_score else 'fail'}><td>{e(t.grade_id)}"
-        f"<br><small>{e(t.doc)}</small></td>"
-        f"<td>{t.score:g} / {t.max_score:g}</td><td>{e(shown_outcome(t))}</td>"
-        f"<td><code>{e(t.error)}</code>"
-        + (f"<details><summary>what the check printed</summary><pre>{e(t.output)}</pre></details>" if t.output else "")
-        + "</td></tr>"
-        for t in r.tests
-    )
-    notes = "".join(f"<li>{e(n)}</li>" for n in r.notes)
+    """A student's page (templates/feedback.html.j2): each check, its docstring, its outcome; never
+    test code, never a hidden test's message, inputs or expected values."""
     shown, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{e(r.notebook)}: {e(r.student)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto}}
-td,th{{padding:.3em .8em;text-align:left;vertical-align:top}}
-.pass{{background:#e8f5e9}}.fail{{background:#ffebee}}small{{color:#555}}</style></head><body>
-<h1>{e(r.notebook)}</h1><p>Student: <b>{e(r.student)}</b>. Score: <b>{r.score:g} / {r.max_score:g}</b>.
-Status: <b>{e(shown)}</b>{(" (" + e(detail) + ")") if detail else ""}.</p>
-{("<ul>" + notes + "</ul>") if notes else ""}
-<table><tr><th>check</th><th>points</th><th>result</th><th>message</th></tr>{rows}</table>
-<p>Hidden tests run fresh inputs and edge cases; they show passed or failed only (never their code,
-messages, or how they failed), and the status above comes from the visible checks.</p></body></html>"""
+    return render("feedback.html.j2", r=r, status=shown, detail=detail, outcome=shown_outcome)
 
 
 def write_outputs(out: Path, results: list[Result]) -> None:

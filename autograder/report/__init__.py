@@ -1,0 +1,85 @@
+"""The instructor's class report and the grade exports an LMS imports, from one class's grades.
+
+``python -m autograder report OUT [--roster ROSTER.csv]`` rebuilds them from the files ``grade``
+wrote to OUT/ alone; ``grade`` builds them at the end of every run from the results it holds
+(load.from_results: the same class, the same page). They are:
+
+- ``OUT/report.html``: one self-contained page (figures are PNG data URIs drawn with matplotlib;
+  no scripts, fonts or other files; a Content-Security-Policy forbids loading anything): per
+  lesson the score distribution and status counts, per exercise the share of students passing
+  each visible and hidden check, the checks that cost the class most points with their docstrings
+  and the (instructor-only) messages students hit, grouped and counted, the rows that need a human,
+  and how the grades were made (``OUT/run.json``). Never hand it to students: it quotes the hidden
+  tests' assertion messages.
+- ``OUT/grades_wide.csv``: one row per student, a column per lesson and a total, the maximum
+  points in a "Points Possible" row under the header.
+- with ``--roster``: the LMS's own gradebook export (Canvas or Moodle CSV) with the lesson columns
+  filled and every other cell as it was, as ``OUT/<roster name>_filled.csv``, and
+  ``OUT/roster_check.csv`` listing the students found on one side only (never silently dropped).
+
+Every string that came from a submission (a student's folder name, an exception message, a
+detail) is shown as text: escaped by the templates' autoescaping in the page, neutralised by
+textsafe.safe_csv_cell in CSVs.
+
+One module per job:
+
+data.py        the model: Row, Check, ClassData (and the statuses a grade can have)
+load.py        OUT/ -> ClassData with every disagreement between its files; or the grader's results
+stats.py       the numbers: per lesson, per check, why a check lost its points, the ranking
+figures.py     the figures (matplotlib's object API, greyscale), as PNG data URIs
+html.py        the page: what goes on it, rendered from templates/report.html.j2
+templating.py  the Jinja2 environment of every page (autoescape, StrictUndefined), the feedback's too
+lms.py         the wide CSV, the roster filled, the exports written
+cli.py         the command line
+"""
+
+from ..textsafe import safe_csv_cell, write_safe_csv
+from .cli import main
+from .data import NEEDS_A_HUMAN, OUTCOMES, STATUSES, Check, ClassData, Row
+from .figures import checks_figure, lesson_figure, overview_figure
+from .html import build_report, render
+from .lms import POINTS_ROW, fill_roster, lesson_column, wide_rows, write_exports
+from .load import from_results, load, read_csv
+from .stats import (
+    CheckStats,
+    cause,
+    check_stats,
+    exercise_of,
+    lesson_stats,
+    message_key,
+    ranked,
+    ranked_exercises,
+)
+
+__all__ = [
+    "NEEDS_A_HUMAN",
+    "OUTCOMES",
+    "POINTS_ROW",
+    "STATUSES",
+    "Check",
+    "CheckStats",
+    "ClassData",
+    "Row",
+    "build_report",
+    "cause",
+    "check_stats",
+    "checks_figure",
+    "exercise_of",
+    "fill_roster",
+    "from_results",
+    "lesson_column",
+    "lesson_figure",
+    "lesson_stats",
+    "load",
+    "main",
+    "message_key",
+    "overview_figure",
+    "ranked",
+    "ranked_exercises",
+    "read_csv",
+    "render",
+    "safe_csv_cell",
+    "wide_rows",
+    "write_exports",
+    "write_safe_csv",
+]

@@ -1,0 +1,69 @@
+"""The report's model of a class: one ``Row`` per student and lesson, one ``Check`` per test cell,
+and ``ClassData`` holding them with the problems found while reading. No reading, no behaviour
+beyond lookups: load.py fills it (from OUT/ or from the grader's results), the other modules read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..grader.model import GRADED, Outcome
+
+STATUSES = tuple(str(s) for s in GRADED)  # a grades.csv row's status (a grader-error row is never written)
+OUTCOMES = {str(o) for o in Outcome}
+NEEDS_A_HUMAN = ("tampered", "error", "timeout", "missing")
+
+
+def fmt(x: float) -> str:
+    """A number as grades.csv and tests.csv write it."""
+    return f"{x:g}"
+
+
+@dataclass
+class Check:
+    grade_id: str
+    score: float
+    max_score: float
+    hidden: bool | None = None  # None: not recorded (no results.json)
+    doc: str = ""
+    error: str = ""  # what the student saw
+    message: str = ""  # instructor-only: the first line of the exception the check raised
+    outcome: str | None = None  # model.Outcome's value, decided by the grader (None: not recorded)
+
+    @property
+    def passed(self) -> bool:
+        return self.score >= self.max_score
+
+
+@dataclass
+class Row:
+    student: str
+    notebook: str
+    score: float
+    max_score: float
+    status: str
+    detail: str = ""
+    notes: list[str] = field(default_factory=list)
+    seconds: float | None = None
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass
+class ClassData:
+    out: Path
+    rows: list[Row]
+    run: dict | None
+    problems: list[str]  # inconsistencies between the files of OUT/
+    emulation_hint: str = ""  # from results.json's digests ("<sha256>:<mode>") when run.json is absent
+
+    @property
+    def lessons(self) -> list[str]:
+        return sorted({r.notebook for r in self.rows})
+
+    @property
+    def students(self) -> list[str]:
+        return sorted({r.student for r in self.rows})
+
+    def lesson_rows(self, lesson: str) -> list[Row]:
+        return [r for r in self.rows if r.notebook == lesson]

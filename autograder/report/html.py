@@ -1,0 +1,123 @@
+"""The class report's page, OUT/report.html: what goes on it (computed here from ``ClassData``,
+stats.py and figures.py) and how it reads (templates/report.html.j2, through templating.py's
+autoescaping environment: every string from a submission is shown as text).
+
+One self-contained file: figures are PNG data URIs, no scripts, fonts or other files, and a
+Content-Security-Policy forbids loading anything. Instructor-only: it quotes hidden tests' messages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+import urllib.parse
+from pathlib import Path
+
+from . import templating
+from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
+from .figures import checks_figure, lesson_figure, overview_figure
+from .load import load, read_csv
+from .stats import CheckStats, check_stats, lesson_stats, ranked, ranked_exercises
+
+KIND = {True: "hidden", False: "visible", None: "?"}
+EXPORTS = ("grades.csv", "tests.csv", "grades_wide.csv", "results.json", "run.json")
+
+
+def feedback_href(data: ClassData, row: Row) -> str | None:
+    """The relative link to the row's feedback page when OUT/feedback holds it, else None."""
+    path = data.out / "feedback" / row.student / f"{row.notebook}.html"
+    try:
+        exists = path.resolve().is_relative_to((data.out / "feedback").resolve()) and path.is_file()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        return None
+    return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.notebook}.html', safe='')}"
+
+
+def reteach(top: list[CheckStats]) -> list[dict]:
+    """The three exercises to re-teach first, each with its costliest check and what students hit."""
+    items = []
+    for x in ranked_exercises(top)[:3]:
+        t = x["checks"][0]
+        g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
+        items.append({**x, "check": t, "said": g["texts"].most_common(1)[0][0] if g else ""})
+    return items
+
+
+def failure_groups(s: CheckStats) -> list[dict]:
+    """A ranked check's failures as the page lists them: the most frequent text of each group."""
+    unrecorded = s.hidden and not any(c.message for _, c in s.wrong)
+    return [
+        {
+            "count": len(g["rows"]),
+            "cause": g["cause"],
+            "text": g["texts"].most_common(1)[0][0],
+            "variants": len(g["texts"]),
+            "unrecorded": g["cause"] == "wrong" and unrecorded,
+            "rows": sorted(g["rows"], key=lambda r: r.student),
+        }
+        for g in s.groups()
+    ]
+
+
+def provenance(data: ClassData) -> list[tuple[str, object]]:
+    """run.json's fields in the page's order: date, commit, the main versions, the others."""
+    run = data.run or {}
+    versions = run.get("versions") or {}
+    main = ("jax", "jaxlib", "nbgrader", "python")
+    items = [("date", run.get("date")), ("course commit", run.get("course_commit"))]
+    items += [(name, versions.get(name)) for name in main]
+    items += [(k, v) for k, v in versions.items() if k not in main]
+    items += [("emulation", run.get("emulation")), ("seed", run.get("seed")), ("limits", run.get("limits"))]
+    shown = ("date", "course_commit", "versions", "emulation", "seed", "limits")
+    return items + [(k, v) for k, v in run.items() if k not in shown]
+
+
+def render(data: ClassData) -> str:
+    lessons = data.lessons
+    cstats = check_stats(data)
+    top = ranked(cstats)
+    human = [r for r in data.rows if r.status in NEEDS_A_HUMAN]
+    order = {s: i for i, s in enumerate(NEEDS_A_HUMAN)}
+    timed = [r for r in data.rows if r.seconds]
+    median = {n: statistics.median([r.seconds for r in timed if r.notebook == n] or [0]) for n in lessons}
+    per_lesson = []
+    for n in lessons:
+        st = lesson_stats(data, n)
+        mine = [s for s in cstats if s.lesson == n]
+        per_lesson.append(
+            {"name": n, "stats": st, "figure": lesson_figure(n, st), "checks": mine}
+            | ({"checks_figure": checks_figure(n, mine)} if mine else {})
+        )
+    roster = data.out / "roster_check.csv"
+    return templating.render(
+        "report.html.j2",
+        data=data,
+        now=dt.datetime.now().isoformat(timespec="seconds"),
+        n_students=len(data.students),
+        statuses=STATUSES,
+        needs_a_human=NEEDS_A_HUMAN,
+        kind=KIND,
+        reteach=reteach(top),
+        overview=overview_figure(top[:10]) if top else None,
+        top=[(s, failure_groups(s)) for s in top],
+        lessons=per_lesson,
+        human=sorted(human, key=lambda r: (order[r.status], r.student, r.notebook)),
+        slowest=sorted(timed, key=lambda r: -r.seconds)[:5],
+        median=median,
+        roster=read_csv(roster) if roster.is_file() else None,
+        provenance=provenance(data),
+        exports=[p for p in EXPORTS if (data.out / p).is_file()],
+        href=lambda row: feedback_href(data, row),
+    )
+
+
+def build_report(out: Path, data: ClassData | None = None) -> Path:
+    """Write OUT/report.html and return its path. ``data``: the class already in hand (the grader's
+    results, load.from_results); None rebuilds it from the files of OUT/ (load.load)."""
+    out = Path(out)
+    path = out / "report.html"
+    page = render(load(out) if data is None else data)
+    path.write_text(page, encoding="utf-8", errors="backslashreplace")
+    return path

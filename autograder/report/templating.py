@@ -1,0 +1,47 @@
+"""The one Jinja2 environment of the course's pages (the class report, the students' feedback pages):
+templates from autograder/report/templates/ (package data), autoescaping on, ``StrictUndefined``
+(a name a template gets wrong fails loudly, never renders as nothing).
+
+Every ``{{ value }}`` is escaped: ``finalize`` writes it as ``html.escape`` does (``'`` as
+``&#x27;``, the pages' bytes as they always were) and autoescape stays on behind it, so text from
+a submission (a folder name, a message, a docstring) is shown as text, never run as markup or as
+a template. Only a macro's output (markup built from escaped parts) passes through as it is.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+
+def _escaped(value) -> Markup:
+    if hasattr(value, "__html__"):  # a macro's output or a caller's block: already escaped
+        return value
+    return Markup(html.escape(str(value), quote=True))  # str() of a StrictUndefined raises
+
+
+def number(value: float, spec: str = "g") -> str:
+    """A number as the pages write it (``{:g}`` unless told: ``.2f``, ``.0f``)."""
+    return format(value, spec)
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("autograder.report", "templates"),
+        autoescape=select_autoescape(("html", "html.j2"), default_for_string=True, default=True),
+        undefined=StrictUndefined,
+        finalize=_escaped,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = number
+    return env
+
+
+def render(template: str, **context) -> str:
+    """``templates/<template>`` rendered with ``context``."""
+    return environment().get_template(template).render(**context)
