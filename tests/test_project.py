@@ -218,3 +218,22 @@ def test_every_limit_of_the_grader_is_declared_in_settings(tmp_path):
     planted = tmp_path / "run.py"
     planted.write_text('"""x"""\n\nGRACE = 30.0\nLIMIT = 2 * 2**20\nNAME = "x"\n')
     assert _numeric_constants(planted) == {"GRACE", "LIMIT"}
+
+
+def test_every_package_of_the_tooling_is_installed():
+    """pyproject.toml lists every package below autograder/ (a normal install ships only those)."""
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "autograder").rglob("__init__.py")}
+    assert sorted(listed) == sorted(found)
+
+
+def test_no_module_of_the_tooling_is_over_350_lines():
+    """Issue 30: every module of autograder/ (grader, report, lessoncheck and the rest) does one job
+    a newcomer reads in minutes: at most 350 lines, with a docstring."""
+    big = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "autograder").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 350
+    }
+    assert big == {}
+    assert [p for p in (ROOT / "autograder").rglob("*.py") if not p.read_text().startswith('"""')] == []

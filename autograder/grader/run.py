@@ -96,23 +96,31 @@ def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
 
 
 def run_checker(
-    plan: Plan,
-    settings: Settings,
-    repository: Path,
-    variants: list[dict] | None = None,
-    seed: int = 0,
-    start_at: int = 0,
+    plan: Plan, settings: Settings, repository: Path, seed: int = 0, start_at: int = 0
 ) -> tuple[list[TestRecord], list[str]]:
-    """Run the plan's tests; one record per test (in the plan's order), and notes for the student.
-    The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that order.
-    ``variants`` (for authors' mutant checks; their "tests" index ``plan.tests``) are run after the
-    tests, each result added to the dicts given."""
+    """Grade: run the plan's tests; one record per test (in the plan's order), and notes for the
+    student. The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that
+    order."""
+    return _session(plan, settings, repository, [], seed, start_at)
+
+
+def run_variants(
+    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int = 0, start_at: int = 0
+) -> tuple[list[TestRecord], list[str]]:
+    """Authoring only (autograder.lessoncheck), never grading: ``run_checker``, then each variant
+    (an author's wrong or correct answer swapped into the student's process; its "tests" index
+    ``plan.tests``) runs the tests that can reach it, its result added to its dict."""
+    return _session(plan, settings, repository, variants, seed, start_at)
+
+
+def _session(
+    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int, start_at: int
+) -> tuple[list[TestRecord], list[str]]:
     order = run_order(plan.tests)
     position = {i: k for k, i in enumerate(order)}
     tests = [plan.tests[i] for i in order]
     records = [TestRecord(t.grade_id) for t in tests]
     notes: list[str] = []
-    variants = variants or []
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     checker_starts = 0
     running: list[subprocess.Popen] = []

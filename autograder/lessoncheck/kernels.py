@@ -1,0 +1,45 @@
+"""Running notebooks for lesson checks: a fresh kernel, optionally under emulated TPU or GPU
+matmul precision, and the errors a run shows."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..notebooks import ROOT
+from ..notebooks import cell_errors as notebook_errors
+from ..notebooks import execute as run_notebook
+
+TIMEOUT = 300
+
+
+def cell_errors(nb) -> list[tuple[int, str, str]]:
+    """(index, grade_id, ename) of every code cell whose output holds an error."""
+    return [(i, gid, ename) for i, gid, ename, _ in notebook_errors(nb)]
+
+
+def execute(nb, cwd: Path | None = None, env: dict | None = None):
+    """Run a copy of ``nb`` in a fresh kernel (extra environment variables in ``env``); a run that
+    stops early (dead kernel, timeout) raises, as nbclient does."""
+    executed, crash = run_notebook(nb, cwd or ROOT, TIMEOUT, env)
+    if crash:
+        raise RuntimeError(crash)
+    return executed
+
+
+def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
+    """Errors a student version may not show: anything but NotImplementedError outside test cells."""
+    return [
+        (i, gid, ename)
+        for i, gid, ename in cell_errors(executed)
+        if ename != "NotImplementedError" and not gid.startswith("test_")
+    ]
+
+
+def emulation_env(folder: Path, mode: str) -> dict:
+    """Environment for a kernel that emulates TPU or GPU matmul precision (emulate_precision.py
+    as an IPython start-up file in ``folder``)."""
+    startup = Path(folder) / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    shutil.copy(Path(__file__).resolve().parent.parent / "emulate_precision.py", startup / "00-emulate-precision.py")
+    return {"IPYTHONDIR": str(Path(folder) / "ipython"), "COURSE_EMULATE": mode}

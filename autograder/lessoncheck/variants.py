@@ -1,0 +1,75 @@
+"""Grading authors' candidate answers exactly as the grader grades students (grader.run.run_variants)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from ..notebooks import ROOT, cell_grade_id
+from .candidates import MutantResult, reachable_tests
+from .kernels import TIMEOUT
+
+
+def grade_variants(
+    lesson: str,
+    candidates: list[dict],
+    emulation: str = "tpu",
+    alternatives: list[dict] = (),
+    root: Path = ROOT,
+    solution_tests: bool = True,
+    seed: int = 0,
+):
+    """Grade each candidate answer exactly as the grader does (autograder/grader): the solution
+    submitted through the definitions-only plan, the sandboxed student process and the trusted
+    checker; then each candidate swapped into the student's process in turn, the test cells that
+    can reach it run in the checker, the original swapped back. Alternatives (correct answers) run
+    only their own exercise's tests. Returns (records of the solution's tests, MutantResults for
+    ``candidates`` then ``alternatives``); ``solution_tests=False`` skips grading the solution itself
+    (its records then stay "skipped"). ``seed`` is the ``GRADING_SEED`` the hidden tests see, as
+    ``grade`` gives each notebook its own."""
+    from ..grader.plan import build_plan
+    from ..grader.run import run_variants
+    from ..grader.settings import Settings
+    from ..grader.studentcode import Protected, definitions_only
+
+    source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
+    release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)
+    from ..notebooks import fill_answers
+
+    plan = build_plan(source, release, fill_answers(release, source))
+    protected = Protected(
+        [
+            c.source
+            for c in source.cells
+            if c.cell_type == "code" and not cell_grade_id(c).startswith(("answer_", "test_"))
+        ]
+    )
+    index = {t.grade_id: i for i, t in enumerate(plan.tests)}
+    original = dict(plan.student_cells)
+    variants = []
+    for m in [*candidates, *[{**a, "_own_tests_only": True} for a in alternatives]]:
+        own = {f"test_{m['function']}_visible", f"test_{m['function']}_hidden"}
+        reach = own if m.get("_own_tests_only") else reachable_tests(source, m["function"]) | own
+        label = f"answer_{m['function']}"
+        code, _, _ = definitions_only(m["source"], protected)
+        variants.append(
+            {
+                "cells": [[label, code]],
+                "restore": [[label, original.get(label, "")]],
+                "tests": sorted(index[g] for g in reach if g in index),
+                "names": [m["function"]],
+            }
+        )
+    settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
+    records, _ = run_variants(
+        plan, settings, root, variants, seed=seed, start_at=0 if solution_tests else len(plan.tests)
+    )
+    results = []
+    for m, v in zip([*candidates, *alternatives], variants):
+        r = v.get("result", {"failed": ["<not run>"], "errors": []})
+        failed = list(r["failed"])
+        if r["errors"]:
+            failed.insert(0, "<the answer's own code raised: it never ran>")
+        results.append(MutantResult(m["function"], m["why"], failed, bool(m.get("visible_fails"))))
+    return records, results
