@@ -152,21 +152,15 @@ def lesson_of(notebook: Path) -> str | None:
     """The lesson a learner's notebook belongs to: by its name, or, for a renamed copy ("Copy of
     02_matmul_accumulation.ipynb", "mine.ipynb"), by its exercises' nbgrader ids."""
     import nbformat
-    from .notebooks import ROOT, cell_grade_id, lessons
+    from .notebooks import answer_ids, lesson_answer_ids, lessons, match_lessons
 
-    names = lessons()
-    if notebook.stem in names:
+    if notebook.stem in lessons():
         return notebook.stem
-
-    def answer_ids(path):
-        try:
-            cells = nbformat.read(str(path), as_version=4).cells
-        except Exception:  # not a notebook at all
-            return set()
-        return {cell_grade_id(c) for c in cells if cell_grade_id(c).startswith("answer_")}
-
-    mine = answer_ids(notebook)
-    matches = [n for n in names if mine and mine == answer_ids(ROOT / "solutions" / n / f"{n}.ipynb")]
+    try:
+        mine = answer_ids(nbformat.read(str(notebook), as_version=4))
+    except Exception:  # noqa: BLE001  not a notebook at all
+        return None
+    matches = match_lessons(mine, lesson_answer_ids())
     return matches[0] if len(matches) == 1 else None
 
 

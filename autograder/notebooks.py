@@ -106,3 +106,27 @@ def fill_answers(student_nb, source_nb, overrides: dict[str, str] | None = None)
             function = gid.removeprefix("answer_")
             cell.source = overrides.get(function, answers[gid])
     return nb
+
+
+def answer_ids(nb) -> frozenset[str]:
+    """The grade ids of a notebook's answer cells (``answer_<function>``): what its exercises are,
+    whatever the file is called."""
+    cells = nb.get("cells", []) if isinstance(nb, dict) else []
+    return frozenset(g for c in cells if isinstance(c, dict) and (g := cell_grade_id(c)).startswith("answer_"))
+
+
+def lesson_answer_ids(root: Path = ROOT) -> dict[str, frozenset[str]]:
+    """{lesson: its answer cells' grade ids}, from solutions/ (every lesson of the course)."""
+    import nbformat
+
+    return {
+        n: answer_ids(nbformat.read(str(root / "solutions" / n / f"{n}.ipynb"), as_version=4)) for n in lessons(root)
+    }
+
+
+def match_lessons(ids: frozenset[str], known: dict[str, frozenset[str]]) -> list[str]:
+    """The lessons a notebook with answer cells ``ids`` belongs to: the one whose exercises are
+    exactly these, else every lesson sharing one of them (a deleted answer cell still points at its
+    lesson). One name: recognised; several: ambiguous; none: no lesson of the course."""
+    exact = [n for n, theirs in known.items() if ids and ids == theirs]
+    return exact or [n for n, theirs in known.items() if ids & theirs]
