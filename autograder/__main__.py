@@ -24,9 +24,20 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("release", help="regenerate notebooks/ from solutions/")
     p.add_argument("--check", action="store_true", help="exit non-zero if the committed release is stale")
 
-    p = sub.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN_name>.ipynb for a whole class")
-    p.add_argument("submissions", type=Path)
+    p = sub.add_parser(
+        "grade",
+        help="grade a class: SUBMISSIONS/<student>/*.ipynb, a Canvas or Moodle download, or its .zip",
+    )
+    p.add_argument("submissions", type=Path, help="a folder, or an LMS's .zip (autograder/grader/intake.py)")
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument(
+        "--lessons",
+        default=None,
+        metavar="02,03",
+        help="grade only these lessons, by number or name (default: the lessons found in SUBMISSIONS); "
+        "no row at all for the others",
+    )
+    p.add_argument("--students", default=None, metavar="ada,bob", help="grade only these students (default: all)")
     p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
     p.add_argument(
         "--scheduler",
@@ -55,20 +66,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "grade":
         from .grader import grade, print_table
 
-        if not args.submissions.is_dir():
-            print(f"{args.submissions}: not a folder of submissions", file=sys.stderr)
-            return 2
         from .grader.canary import CanaryFailed
         from .grader.distribute import SchedulerError
+        from .grader.intake import IntakeError
 
         if args.scheduler and args.jobs:
             print("--jobs N grades here, --scheduler on a cluster's workers: give one of them", file=sys.stderr)
             return 2
         try:
-            results = grade(args.submissions, args.out, _settings(args), force=args.force, scheduler=args.scheduler)
+            results = grade(
+                args.submissions,
+                args.out,
+                _settings(args),
+                force=args.force,
+                scheduler=args.scheduler,
+                names=args.lessons.split(",") if args.lessons else None,
+                students=args.students.split(",") if args.students else None,
+            )
         except KeyboardInterrupt:
             return 130
-        except (SchedulerError, CanaryFailed) as exc:
+        except (SchedulerError, CanaryFailed, IntakeError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         print_table(results)

@@ -24,7 +24,8 @@ from autograder.grader.faults import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks
 from autograder.grader.studentcode import Protected, definitions_only, parse_error
-from autograder.grader.submissions import find_submissions, parse_notebook, tampering
+from autograder.grader.intake import take
+from autograder.grader.submissions import parse_notebook, tampering
 from autograder.textsafe import printable
 from autograder.grader.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
 
@@ -632,11 +633,11 @@ def test_symlinks_are_refused_and_layouts_found(tmp_path):
     os.symlink(tmp_path / "subs" / "ann", tmp_path / "subs" / "dee")
     (tmp_path / "subs" / "eve").mkdir()
     os.symlink(tmp_path / "subs" / "ann", tmp_path / "subs" / "eve" / "01_x")
-    found, unknown, refused = find_submissions(tmp_path / "subs", ["01_x"])
-    assert set(found) == {("ann", "01_x"), ("bo", "01_x")}
-    assert set(refused) == {("cy", "01_x")}
-    assert any("dee" in u and "symlink" in u for u in unknown)
-    assert ("eve", "01_x") not in found
+    taken = take(tmp_path / "subs", {"01_x": frozenset({"answer_f"})})
+    assert set(taken.found) == {("ann", "01_x"), ("bo", "01_x")}
+    assert set(taken.refused) == {("cy", "01_x")}
+    assert any("dee" in u and "symlink" in u for u in taken.notes) and "dee" not in taken.students
+    assert any("eve/01_x" in u and "symlink" in u for u in taken.notes)
 
 
 @pytest.mark.parametrize(

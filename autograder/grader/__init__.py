@@ -1,6 +1,7 @@
 """The grader, one room per job. How a submission becomes a grade:
 
-submissions.py  find and read submissions (trusted side only; symlinks refused)
+intake.py       what a download holds: student folders, Canvas and Moodle names, zips; lesson by exercises
+submissions.py  read a submission as a notebook and compare its tests (trusted side only)
 studentcode.py  the student's code as text: definitions only, names it may not rebind
 attacks.py      code aimed at the grader, named (status tampered; decides no point)
 plan.py         what runs where: the student's process gets the definitions, the checker the tests

@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
-from ..notebooks import lessons
+from ..notebooks import lesson_answer_ids, lessons
 from . import sandbox
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
 from .model import Job, Result, Status
@@ -34,7 +34,7 @@ from .outputs import write_outputs
 from .run import Lesson, grade_job
 from .settings import Settings
 from ..textsafe import printable
-from .submissions import find_submissions
+from . import intake
 
 
 def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesson]:
@@ -119,25 +119,27 @@ def grade(
     names: list[str] | None = None,
     force: bool = False,
     scheduler: str | None = None,
+    students: list[str] | None = None,
 ) -> list[Result]:
-    """Grade every notebook of every student; one Result per student and lesson. ``scheduler``
-    (an address, a scheduler file or ``local:N``): on a Dask cluster's workers (distribute.py)."""
+    """Grade every notebook of every student in scope; one Result per student and lesson in scope.
+    ``submissions``: a folder or an LMS's zip (intake.py); ``names``: the lessons (default: those a
+    notebook was found for), ``students``: a subset (default: all). ``scheduler`` (an address, a
+    scheduler file or ``local:N``): on a Dask cluster's workers (distribute.py)."""
     from . import distribute
 
+    submissions, out = Path(submissions).resolve(), Path(out).resolve()
+    taken = intake.take(submissions, lesson_answer_ids(root))
+    names, students = intake.scope(taken, lessons(root), names, students)
     cluster = distribute.connect(scheduler, quiet) if scheduler else None  # unreachable: fails fast
     settings = settings or Settings()
     if settings.seed is None:
         settings = dataclasses.replace(settings, seed=secrets.randbelow(2**31))
-    names = names or lessons(root)
-    submissions, out = Path(submissions).resolve(), Path(out).resolve()
-    found, unknown, refused = find_submissions(submissions, names)
-    students = sorted(
-        {s for s, _ in found}
-        | {s for s, _ in refused}
-        | {p.name for p in submissions.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")}
-    )
-    for path in unknown:
-        print(f"note: ignored {path} (not SUBMISSIONS/<student>/<NN_name>.ipynb)", file=sys.stderr)
+    for note in taken.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for s in sorted(set(students) - taken.students):
+        print(f"note: no submission of {printable(s, 60)} at all: missing", file=sys.stderr)
+    found = {k: v for k, v in taken.found.items() if k[1] in names and k[0] in students}
+    refused = {k: v for k, v in taken.refused.items() if k[1] in names and k[0] in students}
     out.mkdir(parents=True, exist_ok=True)
     logging.getLogger("traitlets").setLevel(logging.CRITICAL)
     if not quiet:
@@ -159,12 +161,21 @@ def grade(
     }
     for (s, n), why in refused.items():
         results[(s, n)] = Result(s, n, status="error", detail=why, max_score=lesson_data[n].max_score())
+    for k, notes in taken.row_notes.items():  # a notebook that matched two lessons: said where it is missing
+        if k in results and results[k].status == "missing":
+            results[k].detail = printable("; ".join(notes), 300)
     todo = []
     progress = Progress(len(found), quiet)
     writer = GradebookWriter(out / "gradebook.db")
     try:
-        for (s, n), p in sorted(found.items()):
-            raw = p.read_bytes()
+        for (s, n), sub in sorted(found.items()):
+            try:
+                raw = sub.read()
+            except (OSError, ValueError) as exc:  # a zip member that fails now: its row says so
+                why, top = printable(f"{sub.name}: {exc}", 300), lesson_data[n].max_score()
+                results[(s, n)] = Result(s, n, status="error", detail=why, max_score=top)
+                progress.update(results[(s, n)])
+                continue
             d = digest(raw, lesson_data[n].source, key)
             prev = journal.done.get((s, n))
             if prev is not None and prev.digest == d:
@@ -187,6 +198,9 @@ def grade(
             cluster.close()
         writer.close()
         journal.close()
+        for k, notes in taken.row_notes.items():  # how the intake chose: in the row, never journaled
+            if k in results and results[k].status != "missing":
+                results[k].notes = [*results[k].notes, *(n for n in notes if n not in results[k].notes)]
         write_outputs(out, [r for r in results.values() if r.status != "grader-error"])
     from ..report import build_report, from_results, write_exports
 

@@ -1,59 +1,16 @@
-"""Finding and reading submissions, by the trusted side only.
-
-``SUBMISSIONS/<student>/<NN_name>.ipynb`` (or nbgrader's ``<student>/<NN_name>/<NN_name>.ipynb``).
-A symlink, file or folder, is never followed: it is listed as refused (it could point at the
-solutions, another student's work or ``/etc/passwd``). Every string from a submission that reaches
-a terminal, a CSV or a page goes through ``printable`` first.
+"""Reading a submission, by the trusted side only: its bytes as a notebook (size-capped, a short
+reason if unreadable) and its test cells compared with the release. Finding submissions (folders,
+LMS downloads, zips; symlinks never followed) is intake.py's. Every string from a submission that
+reaches a terminal, a CSV or a page goes through ``printable`` first.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import nbformat
 
 from ..notebooks import cell_grade_id, is_test
 from ..textsafe import printable
 from .settings import MAX_NOTEBOOK_BYTES
-
-
-def find_submissions(folder: Path, names: list[str]) -> tuple[dict, list[str], dict]:
-    """({(student, lesson): path}, files that fit no lesson, {(student, lesson): why refused})."""
-    found, unknown, refused = {}, [], {}
-    for student_dir in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
-        if student_dir.is_symlink():
-            unknown.append(f"{printable(student_dir.name)} (a symlink: not followed)")
-            continue
-        if not student_dir.is_dir():
-            unknown.append(printable(student_dir.name))
-            continue
-        for path in sorted(_walk(student_dir)):
-            rel = path.relative_to(student_dir)
-            if ".ipynb_checkpoints" in rel.parts:
-                continue
-            lesson = path.stem if path.suffix == ".ipynb" else ""
-            flat = len(rel.parts) == 1
-            nested = len(rel.parts) == 2 and rel.parts[0] == lesson
-            key = (student_dir.name, lesson)
-            if lesson in names and (flat or nested):
-                if path.is_symlink():  # _walk never enters a symlinked folder
-                    refused[key] = "the submission is a symlink: not followed, not graded"
-                elif key in found or key in refused:
-                    unknown.append(f"{printable(str(path.relative_to(folder)))} (a second copy of {lesson})")
-                else:
-                    found[key] = path
-            else:
-                unknown.append(printable(str(path.relative_to(folder))))
-    return found, unknown, refused
-
-
-def _walk(folder: Path):
-    """Files below ``folder``, never entering a symlinked folder (a symlink is yielded as itself)."""
-    for entry in folder.iterdir():
-        if entry.is_symlink() or entry.is_file():
-            yield entry
-        elif entry.is_dir():
-            yield from _walk(entry)
 
 
 def parse_notebook(raw: bytes):

@@ -1,0 +1,286 @@
+"""Intake: a download of submissions as one notebook per (student, lesson), read as data only.
+
+SUBMISSIONS is a folder, or an LMS's ``.zip`` of one (read with zipfile, never extracted), holding:
+
+- per-student folders: ``<student>/<any name>.ipynb`` at any depth (nbgrader's
+  ``<student>/<NN_name>/<NN_name>.ipynb``, Colab's "Copy of 01_number_formats.ipynb", a browser's
+  "01_number_formats (1).ipynb", "my_work.ipynb"); the student is the folder's name.
+- Canvas's "Download Submissions", flat: ``<name>_<user id>_<submission id>_<file name>``, with
+  ``_LATE`` after the name for a late submission and ``-1``, ``-2`` before the extension of a file
+  submitted again (``lovelaceada_LATE_4401_998877_01_number_formats-1.ipynb``). Sources: the zip
+  listing in mikewesthad/canvas-unzipper's README (``smithbob_340934_208490284_BobsWork.zip``, one
+  submission id for all of a student's files; the name is last and first name, lower case, run
+  together) and TimHanneman/Canvas_submission_sort (README: "an extra field if the assignment was
+  submitted late", on resubmission "a number is added at the end of the filename, but before the
+  file extension"; sub_name.awk strips ``-N``). The student is that name (the form lms.py matches
+  against a Canvas gradebook's "Lovelace, Ada"); two Canvas users with one name become
+  ``<name>_<user id>`` each, and a note says so.
+- Moodle's "Download all submissions": ``<Full Name>_<participant id>_assignsubmission_file_<file>``
+  flat, or, with "Download submissions in folders" (Moodle's default since 3.1),
+  ``<Full Name>_<participant id>_assignsubmission_file_/<file>``. Source: moodle/moodle
+  mod/assign/locallib.php, ``assign::download_submissions()``: the full name with "_" turned into
+  " ", "_", ``get_uniqueid_for_user()`` (the participant id that the grading worksheet's
+  "Participant N" rows carry; the name is "Participant" under blind marking), then
+  ``_<subtype>_<type>_`` = ``_assignsubmission_file_``; and its help string ``downloadasfolders_help``
+  (MDL-62831). The student is ``<Full Name>_<participant id>``: names are not unique, the id is.
+
+Each notebook's lesson is decided by its exercises (its answer cells' grade ids,
+notebooks.match_lessons), whatever the file is called. The file name (LMS prefix, "Copy of",
+" (1)", "-1" removed) decides only for a file that cannot say (unreadable, a symlink, too large,
+no answer cells), so that its row is an ``error``, never a silent ``missing``. Nothing is guessed:
+- two notebooks of one student for one lesson: the one recognised by its exercises, then the
+  newest (Canvas's submission id, then its resubmission number, then the file's modification time,
+  then its name) is graded; the other is named in a printed note and in the graded row's notes;
+- a notebook whose exercises are no lesson's, or two lessons': not graded, named in a note;
+- a zip member that is absolute, has ``..`` or is a symlink, is over MAX_NOTEBOOK_BYTES, is
+  corrupt, or comes after MAX_ZIP_BYTES of members: not read, named in a note; never fatal.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..notebooks import answer_ids, match_lessons
+from ..textsafe import printable
+from .settings import MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
+from .submissions import parse_notebook
+
+CANVAS = re.compile(r"^(?P<name>.+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
+MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<file>.*)$")
+Key = tuple[str, str]  # (student, lesson)
+
+
+class IntakeError(ValueError):
+    """SUBMISSIONS cannot be taken in at all (not a folder or a readable zip; no lesson to grade)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file or folder of the download, before anyone is attributed to it."""
+
+    parts: tuple[str, ...]  # its path below SUBMISSIONS, or inside the zip
+    mtime: float = 0.0
+    read: Callable[[], bytes] | None = None  # None: not to be read, ``bad`` says why
+    bad: str = ""
+    folder: bool = False
+
+
+@dataclass(frozen=True)
+class Submission:
+    """The notebook graded for one (student, lesson)."""
+
+    name: str  # where it was found, printable
+    read: Callable[[], bytes]  # its bytes (ValueError or OSError with a short reason if unreadable)
+
+
+@dataclass
+class Intake:
+    found: dict[Key, Submission] = field(default_factory=dict)
+    refused: dict[Key, str] = field(default_factory=dict)  # a file that stands for the lesson, not read
+    students: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)  # printed: what was not graded, and why
+    row_notes: dict[Key, list[str]] = field(default_factory=dict)  # said in that row too
+
+
+# ---------------------------------------------------------------------------------- reading
+def entries(submissions: Path) -> tuple[list[Entry], list[str]]:
+    """Every file and folder of a folder or a zip, and notes on what was refused unread."""
+    submissions = Path(submissions)
+    if submissions.is_dir() and not submissions.is_symlink():
+        return list(_folder(submissions, submissions)), []
+    if submissions.suffix.lower() == ".zip" and submissions.is_file():
+        return _zip(submissions)
+    raise IntakeError(f"{printable(str(submissions))}: neither a folder of submissions nor a .zip of one")
+
+
+def _folder(root: Path, folder: Path):
+    for p in sorted(folder.iterdir()):
+        parts = p.relative_to(root).parts
+        if p.name.startswith(".") or p.name == "__MACOSX":
+            continue
+        if p.is_symlink():  # never followed: it could point at solutions/ or another student's work
+            yield Entry(parts, bad="a symlink: not followed, not graded")
+        elif p.is_dir():
+            yield Entry(parts, folder=True)
+            yield from _folder(root, p)
+        elif p.is_file():
+            st = p.lstat()
+            big = st.st_size > MAX_NOTEBOOK_BYTES
+            yield Entry(parts, st.st_mtime, None if big else p.read_bytes, _too_big() if big else "")
+
+
+def _too_big() -> str:
+    return f"over {MAX_NOTEBOOK_BYTES // 2**20} MiB: not read"
+
+
+def _zip(path: Path) -> tuple[list[Entry], list[str]]:
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
+    out, notes, total = [], [], 0
+    for info in zf.infolist():
+        shown = printable(info.filename, 200)
+        parts = tuple(p for p in info.filename.replace("\\", "/").split("/") if p not in ("", "."))
+        if info.filename.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", info.filename) or ".." in parts:
+            notes.append(f"{shown}: a path outside the zip (absolute or with '..'): not read")
+            continue
+        if not parts or any(p.startswith(".") or p == "__MACOSX" for p in parts):
+            continue
+        mtime = _zip_time(info)
+        if stat.S_ISLNK(info.external_attr >> 16):
+            out.append(Entry(parts, mtime, bad="a symlink in the zip: not followed, not graded"))
+        elif info.is_dir():
+            out.append(Entry(parts, folder=True))
+        elif info.file_size > MAX_NOTEBOOK_BYTES:
+            out.append(Entry(parts, mtime, bad=_too_big()))
+        elif total + info.file_size > MAX_ZIP_BYTES:
+            out.append(Entry(parts, mtime, bad=f"past the zip's cap of {MAX_ZIP_BYTES:,} bytes uncompressed: not read"))
+        else:
+            total += info.file_size
+            out.append(Entry(parts, mtime, _member_reader(zf, info)))
+    return out, notes
+
+
+def _zip_time(info: zipfile.ZipInfo) -> float:
+    try:
+        return time.mktime((*info.date_time, 0, 0, -1))
+    except (OverflowError, ValueError):
+        return 0.0
+
+
+def _member_reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], bytes]:
+    def read() -> bytes:
+        try:
+            with zf.open(info) as f:
+                data = f.read(MAX_NOTEBOOK_BYTES + 1)  # never more, whatever the header declared
+        except Exception as exc:  # noqa: BLE001  corrupt, encrypted, an unknown compression...
+            raise ValueError(printable(f"unreadable in the zip: {type(exc).__name__}: {exc}", 200)) from None
+        if len(data) > MAX_NOTEBOOK_BYTES:
+            raise ValueError(_too_big())
+        return data
+
+    return read
+
+
+# ----------------------------------------------------------------------------- attributing
+def base_name(filename: str) -> str:
+    """A notebook file name as the course released it: "Copy of ", " (1)" and "-1" removed."""
+    stem = filename[: -len(".ipynb")] if filename.lower().endswith(".ipynb") else filename
+    while stem.startswith("Copy of "):
+        stem = stem[len("Copy of ") :]
+    return re.sub(r"(?: \(\d+\)|-\d+)+$", "", stem)
+
+
+def _resubmission(filename: str) -> int:
+    m = re.search(r"-(\d+)\.ipynb$", filename, re.I)
+    return int(m.group(1)) if m else 0
+
+
+def owner(parts: tuple[str, ...], canvas_names: dict[str, set[str]]) -> tuple[str, str, int] | None:
+    """(student, the file's own name, LMS submission id or 0) of an entry, or None for a loose file
+    that is no LMS download's."""
+    moodle = MOODLE.match(parts[0])
+    if moodle and (len(parts) > 1 or moodle["file"]):
+        return f"{moodle['name']}_{moodle['id']}", parts[-1] if len(parts) > 1 else moodle["file"], 0
+    if len(parts) > 1:
+        return parts[0], parts[-1], 0
+    canvas = CANVAS.match(parts[0])
+    if canvas is None:
+        return None
+    name = canvas["name"] if len(canvas_names.get(canvas["name"], ())) < 2 else f"{canvas['name']}_{canvas['user']}"
+    return name, canvas["file"], int(canvas["sub"])
+
+
+def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
+    """Who submitted what: ``known`` is every lesson's answer ids (notebooks.lesson_answer_ids)."""
+    listed, notes = entries(submissions)
+    taken = Intake(notes=notes)
+    canvas_names: dict[str, set[str]] = {}
+    for e in listed:
+        if len(e.parts) == 1 and not MOODLE.match(e.parts[0]) and (m := CANVAS.match(e.parts[0])):
+            canvas_names.setdefault(m["name"], set()).add(m["user"])
+    for name, users in sorted(canvas_names.items()):
+        if len(users) > 1:
+            taken.notes.append(f"{len(users)} Canvas users are named {printable(name)}: graded as <name>_<user id>")
+    candidates: dict[Key, list[tuple]] = {}
+    for e in listed:
+        shown = printable("/".join(e.parts), 200)
+        who = owner(e.parts, canvas_names)
+        if who is None:
+            if not e.folder:
+                taken.notes.append(f"ignored {shown}: {e.bad or 'no student folder, nor a Canvas or Moodle name'}")
+            continue
+        student, filename, submission_id = who
+        taken.students.add(student)
+        if e.folder:
+            continue
+        if not filename.lower().endswith(".ipynb"):
+            taken.notes.append(f"ignored {shown}: {e.bad or 'not a notebook'}")
+            continue
+        hint = base_name(filename) if base_name(filename) in known else None
+        lessons, why, read = [], e.bad, e.read
+        if read is not None:
+            try:
+                raw = read()
+            except (ValueError, OSError) as exc:  # a corrupt zip member: refused, named
+                read, why = None, str(exc)
+        if read is not None:
+            try:
+                lessons = match_lessons(answer_ids(parse_notebook(raw)), known)
+            except ValueError as exc:  # graded as what its name says, if it says: the row is an error
+                why = f"unreadable: {exc}"
+        if len(lessons) > 1:
+            note = f"{shown}: its exercises match {' and '.join(lessons)}: not graded"
+            taken.notes.append(note)
+            for n in lessons:
+                taken.row_notes.setdefault((student, n), []).append(note)
+            continue
+        if not lessons and hint is None:
+            taken.notes.append(f"{shown}: not graded: {why or 'its exercises are no lesson of this course'}")
+            continue
+        lesson = lessons[0] if lessons else hint
+        if lessons and hint and hint != lesson:
+            taken.row_notes.setdefault((student, lesson), []).append(
+                f"{shown} is named like {hint}; its exercises are {lesson}'s: graded as {lesson}"
+            )
+        rank = (bool(lessons), read is not None, submission_id, _resubmission(filename), e.mtime, shown)
+        candidates.setdefault((student, lesson), []).append((rank, shown, read, why))
+    for key, found in sorted(candidates.items()):
+        found.sort(reverse=True)
+        (_, shown, read, why), others = found[0], found[1:]
+        if read is not None:  # the grader reads it again and says what is wrong with it, if anything
+            taken.found[key] = Submission(shown, read)
+        else:
+            taken.refused[key] = printable(f"{shown}: {why}" if why else shown, 300)
+        if others:
+            rest = ", ".join(o[1] for o in others)
+            note = f"{len(found)} notebooks of {key[1]}: graded {shown} (the newest), not {rest}"
+            taken.notes.append(f"{printable(key[0], 60)}: {note}")
+            taken.row_notes.setdefault(key, []).append(note)
+    return taken
+
+
+def scope(taken: Intake, course: list[str], lessons: list[str] | None = None, students: list[str] | None = None):
+    """(lessons, students) to grade: ``lessons`` by name or number ("02"), default the lessons some
+    notebook was found for; ``students`` default every student the download names. A lesson out of
+    scope gets no row at all; a student in scope is ``missing`` for each in-scope lesson they lack."""
+    if lessons:
+        wanted = {x.strip() for x in lessons if x.strip()}
+        names = [n for n in course if n in wanted or n.split("_", 1)[0] in wanted]
+        unknown = sorted(x for x in wanted if not any(x in (n, n.split("_", 1)[0]) for n in course))
+        if unknown:
+            raise IntakeError(f"no lesson {', '.join(unknown)} in this course ({', '.join(course)})")
+    else:
+        present = {n for _, n in (*taken.found, *taken.refused)}
+        names = [n for n in course if n in present]
+    if not names:
+        raise IntakeError("no notebook of this course's lessons in SUBMISSIONS: nothing to grade")
+    who = sorted(taken.students) if students is None else sorted({s.strip() for s in students if s.strip()})
+    return names, who
