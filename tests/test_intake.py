@@ -1,0 +1,230 @@
+"""Intake (issue 31): what an LMS download holds, one lesson at a time.
+
+The fixtures are laid out as Canvas and Moodle export them (autograder/grader/intake.py cites the
+formats), as folders and as the LMS's zip, with notebooks built from the student release. The
+pure intake is tested without grading; one small class of lesson 01 is graded end to end.
+"""
+
+import csv
+import json
+import os
+import zipfile
+
+import nbformat
+import pytest
+
+from autograder.notebooks import fill_answers, is_test, points
+from conftest import ROOT, source_nb, student_nb
+
+ONE, TWO, THREE = "01_number_formats", "02_matmul_accumulation", "03_int8_quantization"
+
+
+def intake():
+    """The module under test, imported in each test: the end-to-end test below imports only
+    ``grade``, so that it runs (and fails) against the grader before this module existed."""
+    from autograder.grader import intake as module
+
+    return module
+
+
+def known():
+    from autograder.notebooks import lesson_answer_ids
+
+    return lesson_answer_ids(ROOT)
+
+
+def text(lesson: str, solved: bool = True) -> str:
+    nb = fill_answers(student_nb(lesson), source_nb(lesson)) if solved else student_nb(lesson)
+    return nbformat.writes(nb)
+
+
+# Each layout: {path below SUBMISSIONS: lesson} and {(student, lesson) the intake must find}.
+LAYOUTS = {
+    "student folders": (
+        {
+            f"ada/Copy of {ONE}.ipynb": ONE,
+            "ada/my_work.ipynb": TWO,
+            f"bob/{ONE} (1).ipynb": ONE,
+            f"cy/{THREE}/{THREE}.ipynb": THREE,  # nbgrader's own layout
+        },
+        {("ada", ONE), ("ada", TWO), ("bob", ONE), ("cy", THREE)},
+    ),
+    "canvas": (
+        {
+            f"lovelaceada_4401_998877_{ONE}.ipynb": ONE,
+            f"hoppergrace_LATE_5502_998878_Copy of {TWO}.ipynb": TWO,
+            "turingalan_6603_998879_mine-1.ipynb": THREE,
+        },
+        {("lovelaceada", ONE), ("hoppergrace", TWO), ("turingalan", THREE)},
+    ),
+    "moodle flat": (
+        {
+            f"Ada Lovelace_1234567_assignsubmission_file_{ONE}.ipynb": ONE,
+            "Grace Hopper_7654321_assignsubmission_file_work (1).ipynb": TWO,
+        },
+        {("Ada Lovelace_1234567", ONE), ("Grace Hopper_7654321", TWO)},
+    ),
+    "moodle folders": (
+        {
+            f"Ada Lovelace_1234567_assignsubmission_file_/{ONE}.ipynb": ONE,
+            "Grace Hopper_7654321_assignsubmission_file_/Copy of work.ipynb": TWO,
+        },
+        {("Ada Lovelace_1234567", ONE), ("Grace Hopper_7654321", TWO)},
+    ),
+}
+
+
+def lay_out(tmp_path, files: dict, as_zip: bool):
+    if as_zip:
+        path = tmp_path / "submissions.zip"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, lesson in files.items():
+                zf.writestr(name, text(lesson))
+        return path
+    root = tmp_path / "submissions"
+    for name, lesson in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text(lesson))
+    return root
+
+
+@pytest.mark.parametrize("as_zip", [False, True], ids=["folder", "zip"])
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_each_layout_and_naming_is_found_by_its_exercises(tmp_path, layout, as_zip):
+    files, expected = LAYOUTS[layout]
+    taken = intake().take(lay_out(tmp_path, files, as_zip), known())
+    print(layout, sorted(taken.found), taken.notes)
+    assert set(taken.found) == expected and taken.refused == {} and taken.notes == []
+    assert taken.students == {s for s, _ in expected}
+    for (student, lesson), sub in taken.found.items():
+        assert nbformat.reads(sub.read().decode(), as_version=4).cells, "the notebook's bytes, read again"
+
+
+def test_duplicates_unknown_ambiguous_and_misnamed_notebooks_are_named(tmp_path):
+    root = tmp_path / "submissions"
+    files = {
+        f"ada/{ONE}.ipynb": text(ONE, solved=False),
+        f"ada/Copy of {ONE}.ipynb": text(ONE),  # newer: graded, the other named
+        f"lovelaceada_4401_998877_{ONE}.ipynb": text(ONE, solved=False),
+        f"lovelaceada_4401_998877_{ONE}-1.ipynb": text(ONE),  # Canvas's resubmission: graded
+        "bob/notes.ipynb": nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])),
+        "dee/02_matmul_accumulation.ipynb": text(ONE),  # named like 02, its exercises are 01's
+        f"eve/{ONE}.ipynb": "{ not json",  # cannot say: its name does, so its row is an error
+        "smithjohn_11_21_a.ipynb": text(ONE),  # two Canvas users with one name
+        "smithjohn_12_22_b.ipynb": text(TWO),
+    }
+    both = nbformat.reads(text(ONE), as_version=4)
+    for i, cell in enumerate(nbformat.reads(text(TWO), as_version=4).cells):
+        cell["id"] = f"second-{i}"
+        both.cells.append(cell)
+    files["cy/both.ipynb"] = nbformat.writes(both)
+    for i, (name, body) in enumerate(files.items()):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(body)
+        os.utime(root / name, (1_700_000_000 + i, 1_700_000_000 + i))
+    taken = intake().take(root, known())
+    notes = "\n".join(taken.notes)
+    print(notes, sorted(taken.found), taken.row_notes, sep="\n")
+    assert taken.found[("ada", ONE)].name == f"ada/Copy of {ONE}.ipynb"
+    assert f"graded ada/Copy of {ONE}.ipynb (the newest), not ada/{ONE}.ipynb" in notes
+    assert taken.row_notes[("ada", ONE)], "the graded row says another notebook was not graded"
+    assert taken.found[("lovelaceada", ONE)].name.endswith("-1.ipynb")
+    assert "bob/notes.ipynb" in notes and "no lesson" in notes and "bob" in taken.students
+    assert not any(s == "bob" for s, _ in taken.found)
+    assert f"cy/both.ipynb: its exercises match {ONE} and {TWO}: not graded" in notes
+    assert not any(s == "cy" for s, _ in taken.found) and taken.row_notes[("cy", TWO)]
+    assert ("dee", ONE) in taken.found and ("dee", TWO) not in taken.found
+    assert "its exercises are 01_number_formats's" in taken.row_notes[("dee", ONE)][0]
+    assert ("eve", ONE) in taken.found, "unreadable, named like lesson 01: graded (an error row), not missing"
+    assert {("smithjohn_11", ONE), ("smithjohn_12", TWO)} <= set(taken.found) and "smithjohn" in notes
+
+
+def test_scope_is_the_lessons_found_or_asked_and_the_students_asked(tmp_path):
+    module = intake()
+    files = {f"ada/{ONE}.ipynb": ONE, f"bob/{TWO}.ipynb": TWO, "cy/notes.txt": ONE}
+    root = lay_out(tmp_path, files, as_zip=False)
+    (root / "cy" / "notes.txt").write_text("no notebook")
+    taken = module.take(root, known())
+    course = sorted(known())
+    assert module.scope(taken, course) == ([ONE, TWO], ["ada", "bob", "cy"])
+    assert module.scope(taken, course, ["02"], ["bob", "cy"]) == ([TWO], ["bob", "cy"])
+    assert module.scope(taken, course, [THREE]) == ([THREE], ["ada", "bob", "cy"])
+    with pytest.raises(module.IntakeError, match="no lesson 09"):
+        module.scope(taken, course, ["09"])
+    empty = tmp_path / "empty"
+    (empty / "zed").mkdir(parents=True)
+    with pytest.raises(module.IntakeError, match="nothing to grade"):
+        module.scope(module.take(empty, known()), course)
+
+
+def test_a_hostile_zip_is_read_as_data_and_named(tmp_path, monkeypatch):
+    """Zip-slip paths, a symlink member, a bomb (60 MiB of zeros in 60 KiB), a corrupt member and a
+    zip over the total cap: none is read or written anywhere, each is named, the class goes on."""
+    module = intake()
+    path = tmp_path / "canvas.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(f"../{ONE}.ipynb", text(ONE))
+        zf.writestr(f"/tmp/{ONE}.ipynb", text(ONE))
+        zf.writestr(f"ada/../../{ONE}.ipynb", text(ONE))
+        link = zipfile.ZipInfo(f"bob/{ONE}.ipynb")
+        link.external_attr = 0o120777 << 16  # a symlink to the solution
+        zf.writestr(link, str(ROOT / "solutions" / ONE / f"{ONE}.ipynb"))
+        zf.writestr(f"cy/{ONE}.ipynb", b"\0" * (60 * 2**20))
+        zf.writestr(f"dee/{ONE}.ipynb", text(ONE))
+        zf.writestr(f"eve/{ONE}.ipynb", text(ONE))
+    raw = bytearray(path.read_bytes())
+    start = raw.index(f"dee/{ONE}.ipynb".encode()) + len(f"dee/{ONE}.ipynb") + 50
+    raw[start : start + 64] = bytes(64)  # dee's compressed bytes corrupted: a CRC or inflate error
+    path.write_bytes(bytes(raw))
+    assert path.stat().st_size < 2**20, "the bomb is small on disk"
+    before = set(os.listdir(tmp_path))
+    taken = module.take(path, known())
+    notes = "\n".join(taken.notes)
+    print(notes, taken.refused, sorted(taken.found), sep="\n")
+    assert notes.count("a path outside the zip") == 3
+    assert "symlink" in taken.refused[("bob", ONE)]
+    assert "over 50 MiB: not read" in taken.refused[("cy", ONE)]
+    assert "unreadable in the zip" in taken.refused[("dee", ONE)]
+    assert set(taken.found) == {("eve", ONE)} and set(os.listdir(tmp_path)) == before
+    monkeypatch.setattr(module, "MAX_ZIP_BYTES", 1000)  # the total cap, small enough to reach here
+    taken = module.take(path, known())
+    assert "past the zip's cap" in taken.refused[("eve", ONE)] and not taken.found
+    (tmp_path / "fake.zip").write_bytes(b"PK not a zip")
+    with pytest.raises(module.IntakeError, match="not a readable zip"):
+        module.take(tmp_path / "fake.zip", known())
+
+
+def test_grade_refuses_an_unknown_lesson_in_one_line(tmp_path, capsys):
+    from autograder.__main__ import main
+
+    root = lay_out(tmp_path, {f"ada/{ONE}.ipynb": ONE}, as_zip=False)
+    assert main(["grade", str(root), "--out", str(tmp_path / "out"), "--lessons", "09"]) == 2
+    assert "no lesson 09 in this course" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists(), "nothing written"
+
+
+@pytest.mark.slow
+def test_one_lesson_from_a_canvas_download_and_student_folders(tmp_path):
+    """Lesson 01 only: a Canvas-named correct notebook (full marks), a "Copy of" blank one (0, ok),
+    a student with nothing (missing); no row of any other lesson in grades.csv, tests.csv or
+    results.json."""
+    from autograder.grader import Settings, grade
+
+    subs = tmp_path / "submissions"
+    (subs / "bob").mkdir(parents=True)
+    (subs / "cy").mkdir()
+    (subs / f"lovelaceada_4401_998877_{ONE}.ipynb").write_text(text(ONE))
+    (subs / "bob" / f"Copy of {ONE}.ipynb").write_text(text(ONE, solved=False))
+    (subs / "cy" / "notes.txt").write_text("nothing submitted")
+    out = tmp_path / "out"
+    results = grade(subs, out, Settings(jobs=2, seed=1), quiet=True)
+    total = sum(points(c) for c in source_nb(ONE).cells if is_test(c))
+    rows = {(r["student"], r["notebook"]): r for r in csv.DictReader(open(out / "grades.csv"))}
+    print(rows, [(r.student, r.notebook, r.status, r.detail) for r in results])
+    assert set(rows) == {("lovelaceada", ONE), ("bob", ONE), ("cy", ONE)}
+    assert (rows[("lovelaceada", ONE)]["score"], rows[("lovelaceada", ONE)]["status"]) == (f"{total:g}", "ok")
+    assert (rows[("bob", ONE)]["score"], rows[("bob", ONE)]["status"]) == ("0", "ok")
+    assert rows[("cy", ONE)]["status"] == "missing"
+    assert {t["notebook"] for t in csv.DictReader(open(out / "tests.csv"))} == {ONE}
+    stored = json.loads((out / "results.json").read_text())
+    assert {r["notebook"] for r in stored} == {ONE}, "no row, not even missing, for a lesson nobody was asked for"
