@@ -7,10 +7,14 @@ the module (one xdist worker owns the module: tests/conftest.py); the tests read
 """
 
 import csv
+import json
 import subprocess
 import sys
+import threading
+import time
 
 import nbformat
+import psutil
 import pytest
 
 from autograder.grader import Settings, grade
@@ -174,8 +178,73 @@ def graded_class(tmp_path_factory):
     attack = {**stubs(lesson), **FABRICATED_TRACES}
     write(fill_answers(student_nb(lesson), source_nb(lesson), attack), subs / "fabricated" / f"{lesson}.ipynb")
     write(fill_answers(student_nb(lesson), source_nb(lesson), FORGED_COMPILES), subs / "forged" / f"{lesson}.ipynb")
-    results = grade(subs, subs.parent / "out", Settings(jobs=2), quiet=True)
-    return {(r.student, r.notebook): r for r in results}
+    # checkers are forks of one warm zygote per worker (spawn.py): watched while the class is graded
+    settings = Settings(jobs=2, checker_memory_bytes=3 * 2**30 + 2**20)  # a checker cap no default equals
+    seen, caps, done = set(), {}, threading.Event()
+
+    def watch():
+        while not done.is_set():
+            found = _checkers_below(psutil.Process().pid)
+            for pid, _, _ in found:  # the last cap seen: a fork sets its own a moment after it starts
+                try:
+                    caps[pid] = psutil.Process(pid).rlimit(psutil.RLIMIT_AS)[0]
+                except psutil.Error:
+                    pass
+            seen.update(found)
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        results = grade(subs, subs.parent / "out", settings, quiet=True)
+    finally:
+        done.set()
+        watcher.join()
+    graded = GradedClass({(r.student, r.notebook): r for r in results})
+    graded.forks, graded.caps, graded.settings = seen, caps, settings
+    return graded
+
+
+class GradedClass(dict):
+    """{(student, lesson): Result}, with what the watcher saw of the checkers while it was graded."""
+
+
+def _checkers_below(pid: int) -> set[tuple[int, int, int]]:
+    """(checker pid, zygote pid, the zygote's worker pid) for each checker below ``pid`` now: a
+    zygote runs spawn.serve and its parent does not (a fork keeps its zygote's command line, so a
+    checker's own children, bwrap and the student's process, have a parent that looks like one)."""
+    found = set()
+    for proc in psutil.Process(pid).children(recursive=True):
+        try:
+            if "autograder.grader.spawn" in " ".join(proc.cmdline()) and "autograder.grader.spawn" not in " ".join(
+                proc.parent().cmdline()
+            ):
+                found |= {(child.pid, proc.pid, proc.ppid()) for child in proc.children()}
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_checkers_are_forks_of_one_zygote_per_worker_and_nothing_outlives_grading(graded_class):
+    """spawn.py: JAX is imported once per worker, not once per notebook. Every checker of the class
+    is a fork of its worker's one zygote and holds the stated address-space cap (a trace bomb's
+    MemoryError is there); no zygote outlives grading."""
+    seen, caps = graded_class.forks, graded_class.caps
+    print("checkers' RLIMIT_AS:", caps)
+    assert caps and set(caps.values()) == {graded_class.settings.checker_memory_bytes}, caps
+    # the pool's two workers grade the notebooks; the parent may have graded the solution canary
+    # before them (when no pass of it is remembered for this grader), in a zygote of its own
+    zygotes = {z: w for _, z, w in seen}
+    workers = {w: {z for z, w2 in zygotes.items() if w2 == w} for w in zygotes.values()}
+    assert all(len(z) == 1 for z in workers.values()), f"one zygote per worker: {workers}"
+    pool = {z for z, w in zygotes.items() if w != psutil.Process().pid}
+    assert 1 <= len(pool) <= 2, f"at most one zygote for each of the pool's two workers: {zygotes}"
+    checkers = {c for c, z, _ in seen if z in pool}
+    assert len(checkers) >= 10, "one checker a notebook, each a fork of its worker's zygote"
+    left = [
+        p for p in psutil.process_iter(["cmdline"]) if "autograder.grader.spawn" in " ".join(p.info["cmdline"] or [])
+    ]
+    assert not [p for p in left if p.pid in zygotes], "every zygote ends with its worker"
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -213,12 +282,19 @@ def test_one_wrong_answer_loses_only_its_exercise(graded_class, lesson):
 
 
 def test_command_line_grade_and_check(tmp_path):
+    """`grade` from the command line on one lesson of an LMS download (intake.py): a Canvas-named
+    correct notebook (full marks), a "Copy of" blank one in a student's folder (0, ok), a student
+    with nothing but notes (missing); rows for that lesson only, in grades.csv, tests.csv and
+    results.json; unknown files reported. Then `check` on the first two."""
     lesson = "01_number_formats"  # the quickest lesson to grade
     total = sum(points_by_test(lesson).values())
     subs = tmp_path / "subs"
-    write(fill_answers(student_nb(lesson), source_nb(lesson)), subs / "ada" / f"{lesson}.ipynb")
-    write(student_nb(lesson), subs / "bob" / f"{lesson}.ipynb")
-    (subs / "bob" / "notes.txt").write_text("not a notebook")
+    ada = subs / f"lovelaceada_4401_998877_{lesson}.ipynb"
+    bob = subs / "bob" / f"Copy of {lesson}.ipynb"
+    write(fill_answers(student_nb(lesson), source_nb(lesson)), ada)
+    write(student_nb(lesson), bob)
+    (subs / "cy").mkdir()
+    (subs / "cy" / "notes.txt").write_text("not a notebook")
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "autograder"]
     proc = subprocess.run(
@@ -233,21 +309,20 @@ def test_command_line_grade_and_check(tmp_path):
     rows = list(csv.DictReader(open(out / "grades.csv")))
     assert list(rows[0]) == ["student", "notebook", "score", "max_score", "status"]
     by = {(r["student"], r["notebook"]): r for r in rows}
-    assert set(by) == {("ada", lesson), ("bob", lesson)}, "one row per student and lesson found, none for others"
-    assert (by[("ada", lesson)]["score"], by[("ada", lesson)]["status"]) == (f"{total:g}", "ok")
+    assert set(by) == {("lovelaceada", lesson), ("bob", lesson), ("cy", lesson)}, "the lesson found, no other"
+    assert (by[("lovelaceada", lesson)]["score"], by[("lovelaceada", lesson)]["status"]) == (f"{total:g}", "ok")
     assert (by[("bob", lesson)]["score"], by[("bob", lesson)]["status"]) == ("0", "ok")
+    assert by[("cy", lesson)]["status"] == "missing"
     tests = list(csv.DictReader(open(out / "tests.csv")))
     assert {t["grade_id"] for t in tests} == set(points_by_test(lesson))
+    assert {t["notebook"] for t in tests} == {lesson}
+    assert {r["notebook"] for r in json.loads((out / "results.json").read_text())} == {lesson}
     feedback = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
     assert "NotImplementedError" in feedback and "_ref_" not in feedback
 
-    ok = subprocess.run(
-        cmd + ["check", str(subs / "ada" / f"{lesson}.ipynb")], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    ok = subprocess.run(cmd + ["check", str(ada)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert ok.returncode == 0 and f"Score: {total:g} / {total:g}" in ok.stdout, ok.stdout + ok.stderr
-    bad = subprocess.run(
-        cmd + ["check", str(subs / "bob" / f"{lesson}.ipynb")], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    bad = subprocess.run(cmd + ["check", str(bob)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 1 and "FAIL" in bad.stdout and f"Score: 0 / {total:g}" in bad.stdout
     printed = ok.stdout + bad.stdout + proc.stdout + proc.stderr
     for cell in source_nb(lesson).cells:

@@ -5,15 +5,13 @@ formats), as folders and as the LMS's zip, with notebooks built from the student
 pure intake is tested without grading; one small class of lesson 01 is graded end to end.
 """
 
-import csv
-import json
 import os
 import zipfile
 
 import nbformat
 import pytest
 
-from autograder.notebooks import fill_answers, is_test, points
+from autograder.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 ONE, TWO, THREE = "01_number_formats", "02_matmul_accumulation", "03_int8_quantization"
@@ -201,30 +199,3 @@ def test_grade_refuses_an_unknown_lesson_in_one_line(tmp_path, capsys):
     assert main(["grade", str(root), "--out", str(tmp_path / "out"), "--lessons", "09"]) == 2
     assert "no lesson 09 in this course" in capsys.readouterr().err
     assert not (tmp_path / "out").exists(), "nothing written"
-
-
-@pytest.mark.slow
-def test_one_lesson_from_a_canvas_download_and_student_folders(tmp_path):
-    """Lesson 01 only: a Canvas-named correct notebook (full marks), a "Copy of" blank one (0, ok),
-    a student with nothing (missing); no row of any other lesson in grades.csv, tests.csv or
-    results.json."""
-    from autograder.grader import Settings, grade
-
-    subs = tmp_path / "submissions"
-    (subs / "bob").mkdir(parents=True)
-    (subs / "cy").mkdir()
-    (subs / f"lovelaceada_4401_998877_{ONE}.ipynb").write_text(text(ONE))
-    (subs / "bob" / f"Copy of {ONE}.ipynb").write_text(text(ONE, solved=False))
-    (subs / "cy" / "notes.txt").write_text("nothing submitted")
-    out = tmp_path / "out"
-    results = grade(subs, out, Settings(jobs=2, seed=1), quiet=True)
-    total = sum(points(c) for c in source_nb(ONE).cells if is_test(c))
-    rows = {(r["student"], r["notebook"]): r for r in csv.DictReader(open(out / "grades.csv"))}
-    print(rows, [(r.student, r.notebook, r.status, r.detail) for r in results])
-    assert set(rows) == {("lovelaceada", ONE), ("bob", ONE), ("cy", ONE)}
-    assert (rows[("lovelaceada", ONE)]["score"], rows[("lovelaceada", ONE)]["status"]) == (f"{total:g}", "ok")
-    assert (rows[("bob", ONE)]["score"], rows[("bob", ONE)]["status"]) == ("0", "ok")
-    assert rows[("cy", ONE)]["status"] == "missing"
-    assert {t["notebook"] for t in csv.DictReader(open(out / "tests.csv"))} == {ONE}
-    stored = json.loads((out / "results.json").read_text())
-    assert {r["notebook"] for r in stored} == {ONE}, "no row, not even missing, for a lesson nobody was asked for"
