@@ -837,3 +837,31 @@ def test_a_restart_has_its_own_time_and_the_cells_clock_resumes_after_it(monkeyp
     assert seen[-1] == 4 and budget.left() == -5
     with pytest.raises(remote.StudentTimeout):
         s.ensure()  # no time left: no restart
+
+
+def test_the_checkers_events_are_typed_records_and_anything_else_is_ignored():
+    """events.py: each kind round-trips through its frame; a frame with an unknown kind, a missing
+    field or a field of another type (a bool for an index, a number in a list of strings) is no
+    event (None), so the watchdog never reads an unchecked key."""
+    from autograder.grader import events
+
+    for event in (
+        events.Ready(["f"], [["answer_f", "NameError", "x"]], "", "", ""),
+        events.Start(2),
+        events.Restart(),
+        events.Tested(2, "error", "AssertionError", "expected 1", 0.5, "printed", ["timed out"]),
+        events.Variant(0, ["test_f_hidden"], []),
+        events.Done(["a line"]),
+    ):
+        assert events.parse(wire.parse(wire.dumps(events.to_frame(event))[wire.HEADER_SIZE :])) == event
+    for frame in (
+        {"event": "start", "index": True},
+        {"event": "start", "index": "1"},
+        {"event": "start"},
+        {"event": "test", "index": 1, "state": "ok", "student": [1]},
+        {"event": "test", "index": 1, "state": None},
+        {"event": "ready", "defined": "f"},
+        {"event": "nonsense"},
+        {},
+    ):
+        assert events.parse(frame) is None, frame

@@ -10,6 +10,8 @@ distribute.py   the same jobs on a Dask cluster's workers (--scheduler), the par
 run.py          one notebook: start and watch its checker, then decide
 spawn.py        a checker forked from a warm zygote (JAX imported once per worker)
 checker.py      the trusted process: setup, references, tests; every point is decided here
+events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Done)
+variants.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
 remote.py       one student process from the checker: frames, calls, callbacks, restarts
 faults.py       what can end a call to it (timeout, death, changed inputs, a sandbox that fails)
 canary.py       before a class: the grader proves its sandbox and its grading (fail closed)

@@ -16,14 +16,9 @@ student's code, every message a student will ever read (the visible tests') has 
 
 It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), with its
 home, working folder and configuration outside both students' folders: nothing a student's code
-writes is ever imported or read as configuration here. Events, one wire frame each (wire.py's
-framing, as every message between the grader's processes), on the stdout it was started with:
-
-    {"event": "ready", "defined": [...], "definition_errors": [...], "setup_error": ""}
-    {"event": "start", "index": i}
-    {"event": "test", "index": i, "state": "ok|error|timeout|died", "ename", "evalue",
-     "seconds", "output", "student": [what happened to the student's process]}
-    {"event": "done", "log": [the student's last stderr lines]}
+writes is ever imported or read as configuration here. Its events (events.py: Ready, Start,
+Restart, Tested, Done; typed records, one wire frame each) go out on the stdout it was started
+with; anything printed, even at the C level, goes to stderr.
 """
 
 from __future__ import annotations
@@ -37,8 +32,8 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from . import wire
-from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout
+from . import events, wire
+from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from .model import CheckerJob
 from .remote import Student
 from .standins import StudentFunction
@@ -73,11 +68,6 @@ class CellTimeout(BaseException):
     the cell's time. Parsing time counts against the cell like the student's calls."""
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:500] if text else ""
-
-
 class Checker:
     def __init__(self, job: CheckerJob, emit):
         self.job, self.emit = job, emit
@@ -96,7 +86,7 @@ class Checker:
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
         self.student = Student(self._launch, init, self.budget, s["max_restarts"])
-        self.student.on_restart = lambda: self.emit({"event": "restart"})  # run.py's watchdog waits longer
+        self.student.on_restart = lambda: self.emit(events.Restart())  # run.py's watchdog waits longer
         self.student.contract = list(job.contract)
         self.student.watch = self._work_folder_over
         self.student.inputs_digest = lambda: manifest(self.inputs)
@@ -118,7 +108,7 @@ class Checker:
             self.inputs,
         )
 
-    def _run(self, label: str, code: str) -> tuple[str, str, str, str]:
+    def run_cell(self, label: str, code: str) -> tuple[str, str, str, str]:
         """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
         out = CappedText(self.max_output)
         self.student.events = []
@@ -139,17 +129,17 @@ class Checker:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
                 exec(compile(code, f"<{label}>", "exec"), self.ns)
         except CellTimeout as exc:
-            state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
+            state, ename, evalue = "timeout", "TimeoutError", first_line(exc)
             if any(in_call):  # stopped inside a call: the channel is mid-message, start afresh
                 self.student.stop("timed out")
         except StudentTimeout as exc:
-            state, ename, evalue = "timeout", "TimeoutError", _first_line(exc)
+            state, ename, evalue = "timeout", "TimeoutError", first_line(exc)
         except RestartsUsed as exc:
-            state, ename, evalue = "not_run", "StudentDied", _first_line(exc)
+            state, ename, evalue = "not_run", "StudentDied", first_line(exc)
         except StudentDied as exc:
-            state, ename, evalue = "died", "StudentDied", _first_line(exc)
+            state, ename, evalue = "died", "StudentDied", first_line(exc)
         except BaseException as exc:  # noqa: BLE001  a failing check is data
-            state, ename, evalue = "error", type(exc).__name__, _first_line(exc)
+            state, ename, evalue = "error", type(exc).__name__, first_line(exc)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
@@ -177,12 +167,12 @@ class Checker:
         try:  # it starts while the checker runs its setup
             self.student.start()
         except OSError as exc:  # the sandbox's command could not even be run: the grader's fault
-            self.emit({"event": "ready", "grader_fault": f"could not start the student's process: {exc}"})
-            self.emit({"event": "done", "log": []})
+            self.emit(events.Ready(grader_fault=f"could not start the student's process: {exc}"))
+            self.emit(events.Done())
             return
-        setup_state, _, setup_error, _ = self._run("setup", job.setup)
+        setup_state, _, setup_error, _ = self.run_cell("setup", job.setup)
         for label, code in job.checker_cells:
-            self._run(label, code)
+            self.run_cell(label, code)
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
@@ -194,11 +184,11 @@ class Checker:
                 self.student.wait_ready()
         except SandboxFault as exc:  # nothing of the student's ran: no grade can be given
             self.student.stop()
-            self.emit({"event": "ready", "grader_fault": _first_line(exc)})
-            self.emit({"event": "done", "log": list(self.student.log)[-LOG_TAIL_LINES:]})
+            self.emit(events.Ready(grader_fault=first_line(exc)))
+            self.emit(events.Done(list(self.student.log)[-LOG_TAIL_LINES:]))
             return
         except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
-            ready_error = _first_line(exc) or type(exc).__name__
+            ready_error = first_line(exc) or type(exc).__name__
             self.student.stop()
         defined = self.student.defined
         # a process that did not start answers nothing: every exercise then stands for a call that
@@ -206,92 +196,51 @@ class Checker:
         for name in defined if not ready_error else job.contract:
             self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.seed or 0)  # hidden tests draw fresh inputs from it
-        self.emit(
-            {
-                "event": "ready",
-                "defined": defined,
-                "definition_errors": self.student.definition_errors,
-                "setup_error": "" if setup_state == "ok" else setup_error,
-                "student_error": ready_error,
-            }
-        )
+        setup_error = "" if setup_state == "ok" else setup_error
+        self.emit(events.Ready(defined, self.student.definition_errors, setup_error, ready_error))
         for index, test in enumerate(job.tests):
             if index < job.start_at:
                 continue
-            self.emit({"event": "start", "index": index})
+            self.emit(events.Start(index))
             self.budget.start_cell()
             t0 = time.monotonic()
             if self.budget.left() <= 0:
                 state, ename, evalue, output = "timeout", "TimeoutError", "the notebook's time was used up", ""
             else:
-                state, ename, evalue, output = self._run(test["grade_id"], test["source"])
+                state, ename, evalue, output = self.run_cell(test["grade_id"], test["source"])
             self.student.check_limits()  # a cap hit by a child the test never saw die
-            events = list(self.student.events)
+            happened = list(self.student.events)
             if ename == "MemoryError":  # the address-space cap, named in the row
-                events.append("memory limit reached")
+                happened.append("memory limit reached")
             if "File too large" in evalue:  # RLIMIT_FSIZE
-                events.append("file size limit reached")
+                happened.append("file size limit reached")
             over = self._work_folder_over()
             if over:  # the same as when the watch stops a call: the test dies, with the limit named
                 self.student.stop(over)
-                events.append(over)
+                happened.append(over)
                 state = "died" if state in ("ok", "error") else state
                 empty(self.workdir)  # the flood goes with the process: later tests start clean
-            self.emit(
-                {
-                    "event": "test",
-                    "index": index,
-                    "state": state,
-                    "ename": ename,
-                    "evalue": evalue,
-                    "seconds": round(time.monotonic() - t0, 3),
-                    "output": output,
-                    "student": list(dict.fromkeys(events)),
-                }
-            )
-        for k, variant in enumerate(job.variants):
-            self.emit({"event": "variant", "index": k, **self._variant(variant)})
+            seconds = round(time.monotonic() - t0, 3)
+            student = list(dict.fromkeys(happened))
+            self.emit(events.Tested(index, state, ename, evalue, seconds, output, student))
+        if job.variants:  # authoring only (lessoncheck): never in a grading run
+            from .variants import run_variant
+
+            for k, variant in enumerate(job.variants):
+                self.emit(run_variant(self, k, variant))
         log = list(self.student.log)
         self.student.stop()
-        self.emit({"event": "done", "log": log[-LOG_TAIL_LINES:]})
-
-    def _variant(self, variant: dict) -> dict:
-        """Swap definitions in (an author's mutant or alternative), run the given tests, swap back.
-        Authoring only."""
-        self.budget.start_cell()
-        original = self.student.init_message
-        failed, errors = [], []
-        try:
-            errors = self.student.define(variant["cells"])
-            for name in variant.get("names", []):
-                self.ns.setdefault(name, StudentFunction(self.student, name, self.ns, dict(os.environ)))
-            for index in variant["tests"]:
-                self.budget.start_cell()
-                test = self.job.tests[index]
-                state = self._run(test["grade_id"], test["source"])[0]
-                if state != "ok":
-                    failed.append(test["grade_id"])
-        except (StudentDied, StudentTimeout) as exc:
-            errors.append(["variant", type(exc).__name__, _first_line(exc)])
-        finally:
-            self.student.init_message = original
-            try:
-                self.budget.start_cell()
-                self.student.define(variant["restore"])
-                self.student.init_message = original
-            except (StudentDied, StudentTimeout):
-                self.student.stop()
-        return {"failed": failed, "errors": errors}
+        self.emit(events.Done(log[-LOG_TAIL_LINES:]))
 
 
 def main() -> None:
     """The checker's process: its job is one wire frame on stdin, its events wire frames on the
     stdout it started with (anything printed, even at the C level, goes to stderr instead)."""
-    events = os.dup(1)
+    out = os.dup(1)
     os.dup2(2, 1)
     stdin = sys.stdin.buffer
     job = wire.parse(stdin.read(wire.frame_length(stdin.read(wire.HEADER_SIZE), cap=wire.MAX_FRAME)))
-    Checker(CheckerJob.from_dict(job), lambda event: wire.write_frame(events, event)).main()
+    Checker(CheckerJob.from_dict(job), lambda event: wire.write_frame(out, events.to_frame(event))).main()
 
 
 if __name__ == "__main__":

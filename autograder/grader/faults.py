@@ -45,3 +45,9 @@ def rebuilt_exception(message: dict) -> BaseException:
         except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
             pass
     return StudentRaised(f"{name}: {text}")
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of what ``exc`` says, at most 500 characters (what a record keeps of it)."""
+    text = str(exc).strip()
+    return text.splitlines()[0][:500] if text else ""

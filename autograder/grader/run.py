@@ -20,6 +20,7 @@ from pathlib import Path
 
 import nbformat
 
+from . import events
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
@@ -183,41 +184,41 @@ def _session(
                 return min(cell_deadline[0], notebook_deadline + GRACE)
 
             finished = False
-            for event in _events(proc, deadline):
-                if event is None:
+            for frame in _events(proc, deadline):
+                if frame is None:
                     break
-                kind = event.get("event")
-                if kind == "ready":
-                    if event.get("grader_fault"):
-                        raise GraderFault(printable(str(event["grader_fault"]), 300))
+                event = events.parse(frame)  # None: not an event of the checker's, ignored
+                if isinstance(event, events.Ready):
+                    if event.grader_fault:
+                        raise GraderFault(printable(event.grader_fault, 300))
                     if checker_starts == 1:
                         notes += _ready_notes(event, plan)
-                elif kind == "start":
-                    if not isinstance(event.get("index"), int) or not start_at <= event["index"] < len(records):
+                elif isinstance(event, events.Start):
+                    if not start_at <= event.index < len(records):
                         continue
-                    current = event["index"]
+                    current = event.index
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
-                elif kind == "restart":  # the student's process restarts with a cell's time of its own
+                elif isinstance(event, events.Restart):  # the student's process restarts with a cell's time
                     cell_deadline[0] += settings.cell_timeout
-                elif kind == "test":
-                    i = event.get("index")
+                elif isinstance(event, events.Tested):
+                    i = event.index
                     if i != current or records[i].state != "skipped":
                         continue  # only the test that was started, once
                     records[i] = TestRecord(
                         tests[i].grade_id,
-                        str(event.get("state")),
-                        str(event.get("ename", "")),
-                        str(event.get("evalue", "")),
-                        float(event.get("seconds", 0)),
-                        str(event.get("output", "")),
-                        [str(e) for e in event.get("student", [])],
+                        event.state,
+                        event.ename,
+                        event.evalue,
+                        float(event.seconds),
+                        event.output,
+                        list(event.student),
                     )
                     start_at, current = i + 1, None
-                elif kind == "variant":
+                elif isinstance(event, events.Variant):
                     pending = [var for var in variants if "result" not in var]
-                    pending[0]["result"] = {"failed": event.get("failed", []), "errors": event.get("errors", [])}
+                    pending[0]["result"] = {"failed": event.failed, "errors": event.errors}
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
-                elif kind == "done":
+                elif isinstance(event, events.Done):
                     finished = True
             _kill(proc)
             if finished:
@@ -258,17 +259,20 @@ def _kill(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _ready_notes(event: dict, plan: Plan) -> list[str]:
+def _ready_notes(event: events.Ready, plan: Plan) -> list[str]:
     notes = []
-    if event.get("setup_error"):
-        notes.append("the lesson's setup cell failed when grading: " + printable(event["setup_error"]))
-    if event.get("student_error"):
-        notes.append("your code could not be loaded: " + printable(event["student_error"]))
-    for label, ename, message in event.get("definition_errors", [])[:10]:
+    if event.setup_error:
+        notes.append("the lesson's setup cell failed when grading: " + printable(event.setup_error))
+    if event.student_error:
+        notes.append("your code could not be loaded: " + printable(event.student_error))
+    for error in event.definition_errors[:10]:
+        if len(error) != 3 or not all(isinstance(x, str) for x in error):
+            continue
+        label, ename, message = error
         if label.startswith(("answer_", "cell added")):  # the lesson's own cells are not the student's
             notes.append(printable(f"{label} raised {ename} while defining your code: {message}"))
-    missing = [n for n in plan.contract if n not in event.get("defined", [])]
-    if missing and not event.get("student_error"):
+    missing = [n for n in plan.contract if n not in event.defined]
+    if missing and not event.student_error:
         notes.append("not defined when grading: " + ", ".join(printable(n, 60) for n in missing))
     return notes
 

@@ -1,0 +1,95 @@
+"""The checker's events to the worker that watches it (run.py), typed: one frozen record per kind,
+sent as a wire frame ``{"event": kind, ...its fields}``. ``parse`` turns a frame back into its
+record, or None when it is not one (an unknown kind, a missing field, a field of another type):
+the watchdog reads only records whose every field it has checked.
+
+    Ready     the setup ran and the student's process is up (or could not start: grader_fault)
+    Start     test ``index`` (in run order) starts: its cell's clock starts too
+    Restart   the student's process restarts, with a cell's time of its own
+    Tested    test ``index`` ended: how (the fields of model.TestRecord but its grade_id)
+    Variant   authoring only: the tests an author's candidate answer failed (lessoncheck)
+    Done      the checker is finished: the student's last stderr lines
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import asdict, dataclass, field, fields
+
+
+@dataclass(frozen=True)
+class Ready:
+    defined: list[str] = field(default_factory=list)
+    definition_errors: list[list] = field(default_factory=list)  # [label, exception name, message]
+    setup_error: str = ""
+    student_error: str = ""
+    grader_fault: str = ""  # the grader's own fault: no grade can be given
+
+
+@dataclass(frozen=True)
+class Start:
+    index: int
+
+
+@dataclass(frozen=True)
+class Restart:
+    pass
+
+
+@dataclass(frozen=True)
+class Tested:
+    index: int
+    state: str  # ok | error | timeout | died | not_run
+    ename: str = ""
+    evalue: str = ""
+    seconds: float = 0.0
+    output: str = ""
+    student: list[str] = field(default_factory=list)  # what happened to the student's process
+
+
+@dataclass(frozen=True)
+class Variant:
+    index: int
+    failed: list[str] = field(default_factory=list)
+    errors: list[list] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Done:
+    log: list[str] = field(default_factory=list)
+
+
+KINDS = {"ready": Ready, "start": Start, "restart": Restart, "test": Tested, "variant": Variant, "done": Done}
+_NAMES = {cls: name for name, cls in KINDS.items()}
+Event = Ready | Start | Restart | Tested | Variant | Done
+
+
+def to_frame(event: Event) -> dict:
+    return {"event": _NAMES[type(event)], **asdict(event)}
+
+
+def _fits(value, hint) -> bool:
+    origin = typing.get_origin(hint) or hint
+    if origin is float:
+        return type(value) in (int, float)
+    if origin is int:
+        return type(value) is int
+    if origin is list:
+        (item,) = typing.get_args(hint) or (object,)
+        return type(value) is list and (item is not str or all(type(v) is str for v in value))
+    return type(value) is origin
+
+
+def parse(frame: dict) -> Event | None:
+    """The record a frame holds, or None if it holds none."""
+    cls = KINDS.get(frame.get("event"))
+    if cls is None:
+        return None
+    hints = typing.get_type_hints(cls)
+    values = {f.name: frame[f.name] for f in fields(cls) if f.name in frame}
+    if not all(_fits(v, hints[k]) for k, v in values.items()):
+        return None
+    try:
+        return cls(**values)
+    except TypeError:  # a required field missing
+        return None

@@ -1,0 +1,40 @@
+"""Authoring only (autograder.lessoncheck through run.run_variants), never a grading run: an
+author's candidate answer swapped into a checker's student process, the tests that can reach it
+run, the original swapped back. The checker calls this only when its job lists variants."""
+
+from __future__ import annotations
+
+import os
+
+from . import events
+from .faults import StudentDied, StudentTimeout, first_line
+from .standins import StudentFunction
+
+
+def run_variant(checker, index: int, variant: dict) -> events.Variant:
+    """Swap definitions into ``checker``'s student process (an author's wrong or correct answer),
+    run the given tests in the checker, swap back: which tests failed, and what went wrong."""
+    checker.budget.start_cell()
+    original = checker.student.init_message
+    failed, errors = [], []
+    try:
+        errors = checker.student.define(variant["cells"])
+        for name in variant.get("names", []):
+            checker.ns.setdefault(name, StudentFunction(checker.student, name, checker.ns, dict(os.environ)))
+        for position in variant["tests"]:
+            checker.budget.start_cell()
+            test = checker.job.tests[position]
+            state = checker.run_cell(test["grade_id"], test["source"])[0]
+            if state != "ok":
+                failed.append(test["grade_id"])
+    except (StudentDied, StudentTimeout) as exc:
+        errors.append(["variant", type(exc).__name__, first_line(exc)])
+    finally:
+        checker.student.init_message = original
+        try:
+            checker.budget.start_cell()
+            checker.student.define(variant["restore"])
+            checker.student.init_message = original
+        except (StudentDied, StudentTimeout):
+            checker.student.stop()
+    return events.Variant(index, failed, errors)
