@@ -865,3 +865,34 @@ def test_the_checkers_events_are_typed_records_and_anything_else_is_ignored():
         {},
     ):
         assert events.parse(frame) is None, frame
+
+
+def test_a_killed_workers_job_folder_is_removed_by_the_next_worker(tmp_path):
+    """workdir: a job folder's lock lives as long as its worker. A worker killed mid-notebook (a
+    lost Dask worker) leaves its folder; the next sweep removes it, and never one whose worker is
+    still grading, nor another user's or a folder without a lock."""
+    import subprocess
+    import sys
+
+    from autograder.grader import workdir
+
+    script = (
+        "import sys, tempfile, time; tempfile.tempdir = sys.argv[1]\n"
+        "from autograder.grader.workdir import new_job_dir\n"
+        "print(new_job_dir(), flush=True); time.sleep(60)\n"
+    )
+    killed = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    alive = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        left, busy = Path(killed.stdout.readline().strip()), Path(alive.stdout.readline().strip())
+        (left / "work" / "deep").mkdir(parents=True)
+        killed.kill()
+        killed.wait()
+        older = tmp_path / "course-grade-older"  # an older grader's folder: no lock, left alone
+        older.mkdir()
+        assert workdir.remove_orphans(str(tmp_path)) == [left]
+        assert not left.exists() and busy.is_dir() and older.is_dir()
+    finally:
+        alive.kill()
+        alive.wait()
+    assert workdir.remove_orphans(str(tmp_path)) == [busy]

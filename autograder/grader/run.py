@@ -30,7 +30,7 @@ from .submissions import parse_notebook
 from .verdict import decide
 from .wire import HEADER_SIZE, WireError, frame_length, parse, write_frame
 from .spawn import start_checker
-from .workdir import new_job_dir, remove_tree
+from .workdir import new_job_dir, release_job_dir
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _session(
     finally:
         for proc in running:  # interrupted (Ctrl-C) or done: no checker outlives its notebook
             _kill(proc)
-        remove_tree(job_dir)  # any depth: a student's 3,000 nested folders included
+        release_job_dir(job_dir)  # any depth: a student's 3,000 nested folders included
     return [records[position[i]] for i in range(len(order))], notes
 
 

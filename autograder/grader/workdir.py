@@ -10,6 +10,7 @@ raise RecursionError on a few thousand nested folders) and never follows a symli
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
 import subprocess
@@ -99,13 +100,59 @@ def manifest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+JOB_PREFIX = "course-grade-"
+_HELD: dict[str, int] = {}  # job folder -> the descriptor holding its lock, in the worker that made it
+_ORPHANS_SWEPT: list[bool] = []  # once per process
+
+
 def new_job_dir() -> Path:
     """A notebook's own folder (the checker's home, the student's work folder), mode 0700: what
     the student writes is the grader's user's on the host (its user namespace maps to that user),
-    a setuid bit included, so no other user of the machine may reach it."""
-    path = Path(tempfile.mkdtemp(prefix="course-grade-"))
+    a setuid bit included, so no other user of the machine may reach it. The worker holds a lock
+    on it (``.lock``, flock) until ``release_job_dir``: a worker killed mid-notebook (a Dask worker
+    lost, Ctrl-C) loses its lock with its life, and the next worker on this machine removes the
+    folder it left (``remove_orphans``)."""
+    if not _ORPHANS_SWEPT:
+        _ORPHANS_SWEPT.append(True)
+        remove_orphans()
+    path = Path(tempfile.mkdtemp(prefix=JOB_PREFIX))
     os.chmod(path, 0o700)
+    fd = os.open(path / ".lock-new", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(path / ".lock-new", path / ".lock")  # only a held lock is ever found by its name
+    _HELD[str(path)] = fd
     return path
+
+
+def release_job_dir(path: Path) -> None:
+    """Remove a job folder, however deep, and let go of its lock."""
+    remove_tree(path)
+    fd = _HELD.pop(str(path), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def remove_orphans(folder: str | None = None) -> list[Path]:
+    """Remove the job folders in ``folder`` (the temporary folder) that are this user's and whose
+    lock nobody holds (their worker is gone); the folders removed. A folder without a lock (an
+    older grader's, or one being made this instant) is left alone."""
+    removed = []
+    for entry in Path(folder or tempfile.gettempdir()).glob(f"{JOB_PREFIX}*"):
+        try:
+            if entry.is_symlink() or not entry.is_dir() or entry.lstat().st_uid != os.getuid():
+                continue
+            fd = os.open(entry / ".lock", os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # held: its worker is grading in it
+        remove_tree(entry)
+        os.close(fd)
+        removed.append(entry)
+    return removed
 
 
 def remove_tree(path: Path) -> None:
