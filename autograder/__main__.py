@@ -208,7 +208,10 @@ def check(notebook: Path, settings) -> int:
         print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))
     for note in r.notes:
         print(f"note: {note}")
-    print(f"\nScore: {r.score:g} / {r.max_score:g}   status: {r.status}" + (f" ({r.detail})" if r.detail else ""))
+    # what the student's page says: the status of the visible checks (how a hidden one failed is a
+    # signal an answer could send about a hidden input)
+    status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
+    print(f"\nScore: {r.score:g} / {r.max_score:g}   status: {status}" + (f" ({detail})" if detail else ""))
     return 0 if r.status == "ok" and r.max_score > 0 and r.score == r.max_score else 1
 
 

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import copy
 import os
+import math
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB = "raise NotImplementedError()"
 
 
+def nbgrader_meta(cell) -> dict:
+    """A cell's nbgrader metadata, or {} where the cell, its metadata or that entry is not a dict:
+    a submitted notebook is data its author wrote, any JSON at all."""
+    meta = cell.get("metadata") if isinstance(cell, dict) else None
+    entry = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return entry if isinstance(entry, dict) else {}
+
+
 def cell_grade_id(cell) -> str:
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "") or ""
+    """A cell's nbgrader grade id ("" where it has none, or one that is not a string)."""
+    grade_id = nbgrader_meta(cell).get("grade_id")
+    return grade_id if isinstance(grade_id, str) else ""
 
 
 def is_test(cell) -> bool:
     """A test cell: graded, and not an answer (nbgrader's grade=True, solution=False)."""
-    meta = cell.get("metadata", {}).get("nbgrader", {})
+    meta = nbgrader_meta(cell)
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
@@ -27,7 +38,8 @@ def is_hidden(source: str) -> bool:
 
 def points(cell) -> float:
     """The points a graded cell is worth."""
-    return float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
+    value = nbgrader_meta(cell).get("points", 0)
+    return float(value) if type(value) in (int, float) and math.isfinite(value) else 0.0
 
 
 def lessons(root: Path = ROOT) -> list[str]:

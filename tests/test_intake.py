@@ -199,3 +199,88 @@ def test_grade_refuses_an_unknown_lesson_in_one_line(tmp_path, capsys):
     assert main(["grade", str(root), "--out", str(tmp_path / "out"), "--lessons", "09"]) == 2
     assert "no lesson 09 in this course" in capsys.readouterr().err
     assert not (tmp_path / "out").exists(), "nothing written"
+
+
+def with_metadata(lesson: str, nbgrader) -> str:
+    """The solved notebook with one more markdown cell whose nbgrader metadata is ``nbgrader``."""
+    nb = nbformat.reads(text(lesson), as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell("hi", metadata={"nbgrader": nbgrader}))
+    return nbformat.writes(nb)
+
+
+def test_red_team_5_no_single_submission_stops_the_class(tmp_path):
+    """Red team round 5 (each stopped `grade` with a traceback before any output): nbgrader metadata
+    of any JSON type, two notebooks whose shown names collide (the tie-break compared functions),
+    folders 1,000 deep (a recursion limit), a folder that cannot be listed, a zip member name that
+    is not UTF-8, and file names long enough to make the name patterns slow. Each is named or
+    graded; the other students are found."""
+    root = tmp_path / "submissions"
+    files = {f"ok/{ONE}.ipynb": text(ONE)}
+    for i, meta in enumerate([{"grade_id": 5}, {"grade_id": ["x"]}, "x", [1], None, {"points": "NaN"}]):
+        files[f"meta{i}/{ONE}.ipynb"] = with_metadata(ONE, meta)
+    files["tie/x\x07.ipynb"] = text(ONE)
+    files["tie/x\\x07.ipynb"] = text(ONE)
+    for name, body in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(body)
+    deep = root / "deep"
+    for _ in range(1000):  # one level at a time (os.makedirs recurses)
+        deep = deep / "d"
+        deep.mkdir(parents=deep.parent.name == "deep")
+    try:
+        taken = intake().take(root, known())
+    finally:  # pytest's own clean-up of tmp_path recurses: remove the deep folders here
+        from autograder.grader.workdir import remove_tree
+
+        remove_tree(root / "deep")
+    assert ("ok", ONE) in taken.found and ("tie", ONE) in taken.found
+    assert all((f"meta{i}", ONE) in taken.found for i in range(6)), taken.notes
+    assert any("nested over" in n for n in taken.notes), taken.notes
+    # a zip whose member name claims UTF-8 and is not: one line, not a traceback; and a member
+    # name of 32,000 characters (the name patterns stay linear: they see at most 255)
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr(f"ok/AB{ONE}.ipynb", text(ONE))
+    raw = bytearray(bad.read_bytes().replace(f"AB{ONE}".encode(), b"\xff\xfe" + ONE.encode()))
+    for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # set "the name is UTF-8"
+        at = raw.index(signature) + flags_at
+        raw[at + 1] |= 0x08
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(intake().IntakeError, match="not a readable zip"):
+        intake().take(bad, known())
+    long = tmp_path / "long.zip"
+    with zipfile.ZipFile(long, "w") as zf:
+        zf.writestr("alice/" + "-1" * 16000 + "x.ipynb", text(ONE))
+        zf.writestr(f"bob/{ONE}.ipynb", text(ONE))
+    taken = intake().take(long, known())
+    assert ("alice", ONE) in taken.found and ("bob", ONE) in taken.found
+    # a student's name that is not UTF-8 (a zip unpacked with another encoding): named, not graded
+    odd = tmp_path / "odd"
+    os.makedirs(os.fsencode(odd) + b"/m\xfcller")
+    with open(os.fsencode(odd) + b"/m\xfcller/" + f"{ONE}.ipynb".encode(), "w") as f:
+        f.write(text(ONE))
+    taken = intake().take(odd, known())
+    assert taken.found == {} and any("not UTF-8" in n for n in taken.notes), taken.notes
+
+
+def test_red_team_5_an_unlistable_folder_is_named(tmp_path):
+    """A folder the grader may not list (a careless export): named, the class goes on."""
+    root = tmp_path / "submissions"
+    (root / "ok").mkdir(parents=True)
+    (root / "ok" / f"{ONE}.ipynb").write_text(text(ONE))
+    (root / "ada" / "locked").mkdir(parents=True)
+    real = intake().Path.iterdir
+
+    def iterdir(self):
+        if self.name == "locked":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    import pytest as _pytest
+
+    with _pytest.MonkeyPatch.context() as m:
+        m.setattr(intake().Path, "iterdir", iterdir)
+        taken = intake().take(root, known())
+    assert ("ok", ONE) in taken.found
+    notes = " ".join(taken.notes)
+    assert "cannot be listed (Permission denied)" in notes and str(tmp_path) not in notes

@@ -795,3 +795,29 @@ def test_markup_and_template_syntax_from_a_submission_are_text_on_both_pages(tmp
         assert f"<title>01_alpha: {shown}</title>" in page and f"<b>{shown}</b>" in page
         assert f"<code>AssertionError: {shown}</code>" in page and f"<small>checks {shown}</small>" in page
         assert f"<li>note {shown}</li>" in page and f"hidden {shown}" in page
+
+
+def test_the_roster_never_erases_a_grade_the_download_has_no_notebook_for(tmp_path):
+    """Red team round 5: a lesson-01 download in which one student's lesson-02 notebook brings lesson
+    02 into scope made every classmate `missing` for 02, and the filled roster wrote their 0 over
+    the grades the LMS already held. A missing row never overwrites a non-empty LMS cell: the cell
+    is kept and the roster check says so; a graded row still fills its cell. (In the example class
+    cy did not submit lesson 06; the gradebook below already holds 10 for it for everyone.)"""
+    out = example_out(tmp_path)
+    roster = tmp_path / "gradebook.csv"
+    rows, _ = _read_table(DATA / "canvas_gradebook.csv")
+    rows[0].append("06 Block scaled formats (58106)")
+    rows[1].append("19.00")
+    for row in rows[2:]:
+        row.append("10.00")
+    write_safe_csv(roster, rows, bom=True)
+    write_exports(out, roster)
+    filled, _ = _read_table(out / "gradebook_filled.csv")
+    col = filled[0].index("06 Block scaled formats (58106)")
+    by_login = {r[3]: r for r in filled[2:]}
+    grades = {(r["student"], r["notebook"]): r for r in read_csv(out / "grades.csv")}
+    assert grades[("cy", "06_block_scaled_formats")]["status"] == "missing"
+    assert by_login["cy"][col] == "10.00", "kept, not overwritten with 0"
+    assert float(by_login["ada"][col]) == float(grades[("ada", "06_block_scaled_formats")]["score"]) == 19
+    kept = [r for r in read_csv(out / "roster_check.csv") if r["kind"] == "kept the LMS's grade"]
+    assert [r["student"] for r in kept] == ["cy"]

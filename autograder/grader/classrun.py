@@ -200,7 +200,8 @@ def grade(
         journal.close()
         for k, notes in taken.row_notes.items():  # how the intake chose: in the row, never journaled
             if k in results and results[k].status != "missing":
-                results[k].notes = [*results[k].notes, *(n for n in notes if n not in results[k].notes)]
+                extra = [printable(n, 500) for n in notes[:5]]  # bounded: 2,000 copies make one long note
+                results[k].notes = [*results[k].notes, *(n for n in extra if n not in results[k].notes)]
         write_outputs(out, [r for r in results.values() if r.status != "grader-error"])
     from ..report import build_report, from_results, write_exports
 

@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..notebooks import answer_ids, match_lessons
-from ..textsafe import printable
-from .settings import MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
+from ..textsafe import escape_controls, printable
+from .wire import whole_text
+from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
 from .submissions import parse_notebook
 
 CANVAS = re.compile(r"^(?P<name>.+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
@@ -100,19 +101,41 @@ def entries(submissions: Path) -> tuple[list[Entry], list[str]]:
 
 
 def _folder(root: Path, folder: Path):
-    for p in sorted(folder.iterdir()):
-        parts = p.relative_to(root).parts
-        if p.name.startswith(".") or p.name == "__MACOSX":
+    """Every entry below ``folder``, depth first, without recursion: a folder nested deeper than
+    MAX_FOLDER_DEPTH or one that cannot be listed is named, never a crash."""
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            listing = sorted(here.iterdir(), reverse=True)
+        except OSError as exc:
+            yield Entry(here.relative_to(root).parts, bad=f"cannot be listed ({exc.strerror or type(exc).__name__})")
             continue
-        if p.is_symlink():  # never followed: it could point at solutions/ or another student's work
-            yield Entry(parts, bad="a symlink: not followed, not graded")
-        elif p.is_dir():
-            yield Entry(parts, folder=True)
-            yield from _folder(root, p)
-        elif p.is_file():
-            st = p.lstat()
-            big = st.st_size > MAX_NOTEBOOK_BYTES
-            yield Entry(parts, st.st_mtime, None if big else p.read_bytes, _too_big() if big else "")
+        for p in listing:
+            parts = p.relative_to(root).parts
+            if p.name.startswith(".") or p.name == "__MACOSX":
+                continue
+            try:
+                if p.is_symlink():  # never followed: it could point at solutions/ or another student's work
+                    yield Entry(parts, bad="a symlink: not followed, not graded")
+                elif p.is_dir():
+                    if len(parts) > MAX_FOLDER_DEPTH:
+                        yield Entry(parts, bad=f"folders nested over {MAX_FOLDER_DEPTH} deep: not read")
+                        continue
+                    yield Entry(parts, folder=True)
+                    stack.append(p)
+                elif p.is_file():
+                    st = p.lstat()
+                    big = st.st_size > MAX_NOTEBOOK_BYTES
+                    yield Entry(parts, st.st_mtime, None if big else p.read_bytes, _too_big() if big else "")
+            except OSError as exc:
+                yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
+
+
+def _shown(path: str) -> str:
+    """A path as a note shows it: one line, control characters escaped, at most 200 characters."""
+    text = escape_controls(path)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _too_big() -> str:
@@ -122,11 +145,11 @@ def _too_big() -> str:
 def _zip(path: Path) -> tuple[list[Entry], list[str]]:
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:  # UnicodeDecodeError: a bad member name
         raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
     out, notes, total = [], [], 0
     for info in zf.infolist():
-        shown = printable(info.filename, 200)
+        shown = _shown(info.filename)
         parts = tuple(p for p in info.filename.replace("\\", "/").split("/") if p not in ("", "."))
         if info.filename.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", info.filename) or ".." in parts:
             notes.append(f"{shown}: a path outside the zip (absolute or with '..'): not read")
@@ -172,6 +195,8 @@ def _member_reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], b
 # ----------------------------------------------------------------------------- attributing
 def base_name(filename: str) -> str:
     """A notebook file name as the course released it: "Copy of ", " (1)" and "-1" removed."""
+    if len(filename) > MAX_NAME_CHARS:  # no lesson's name; and the patterns below stay linear
+        return ""
     stem = filename[: -len(".ipynb")] if filename.lower().endswith(".ipynb") else filename
     while stem.startswith("Copy of "):
         stem = stem[len("Copy of ") :]
@@ -179,13 +204,15 @@ def base_name(filename: str) -> str:
 
 
 def _resubmission(filename: str) -> int:
-    m = re.search(r"-(\d+)\.ipynb$", filename, re.I)
+    m = re.search(r"-(\d+)\.ipynb$", filename[-MAX_NAME_CHARS:], re.I)
     return int(m.group(1)) if m else 0
 
 
 def owner(parts: tuple[str, ...], canvas_names: dict[str, set[str]]) -> tuple[str, str, int] | None:
     """(student, the file's own name, LMS submission id or 0) of an entry, or None for a loose file
     that is no LMS download's."""
+    if len(parts[0]) > MAX_NAME_CHARS:  # longer than any file system's name: no LMS wrote it
+        return None
     moodle = MOODLE.match(parts[0])
     if moodle and (len(parts) > 1 or moodle["file"]):
         return f"{moodle['name']}_{moodle['id']}", parts[-1] if len(parts) > 1 else moodle["file"], 0
@@ -204,20 +231,24 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
     taken = Intake(notes=notes)
     canvas_names: dict[str, set[str]] = {}
     for e in listed:
-        if len(e.parts) == 1 and not MOODLE.match(e.parts[0]) and (m := CANVAS.match(e.parts[0])):
+        name = e.parts[0] if len(e.parts) == 1 and len(e.parts[0]) <= MAX_NAME_CHARS else ""
+        if name and not MOODLE.match(name) and (m := CANVAS.match(name)):
             canvas_names.setdefault(m["name"], set()).add(m["user"])
     for name, users in sorted(canvas_names.items()):
         if len(users) > 1:
             taken.notes.append(f"{len(users)} Canvas users are named {printable(name)}: graded as <name>_<user id>")
     candidates: dict[Key, list[tuple]] = {}
     for e in listed:
-        shown = printable("/".join(e.parts), 200)
+        shown = _shown("/".join(e.parts))
         who = owner(e.parts, canvas_names)
         if who is None:
             if not e.folder:
                 taken.notes.append(f"ignored {shown}: {e.bad or 'no student folder, nor a Canvas or Moodle name'}")
             continue
         student, filename, submission_id = who
+        if student != whole_text(student):  # not UTF-8 (a zip unpacked with another encoding)
+            taken.notes.append(f"ignored {shown}: the student's name is not UTF-8 text: rename the folder")
+            continue
         taken.students.add(student)
         if e.folder:
             continue
@@ -229,13 +260,17 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         if read is not None:
             try:
                 raw = read()
-            except (ValueError, OSError) as exc:  # a corrupt zip member: refused, named
+            except ValueError as exc:  # a corrupt zip member: refused, named
                 read, why = None, str(exc)
+            except OSError as exc:  # the reason, not the instructor's path
+                read, why = None, f"cannot be read ({exc.strerror or type(exc).__name__})"
         if read is not None:
             try:
                 lessons = match_lessons(answer_ids(parse_notebook(raw)), known)
             except ValueError as exc:  # graded as what its name says, if it says: the row is an error
                 why = f"unreadable: {exc}"
+            except Exception as exc:  # noqa: BLE001  any JSON at all: never a crash of the class
+                why = f"unreadable: {type(exc).__name__}"
         if len(lessons) > 1:
             note = f"{shown}: its exercises match {' and '.join(lessons)}: not graded"
             taken.notes.append(note)
@@ -250,10 +285,10 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             taken.row_notes.setdefault((student, lesson), []).append(
                 f"{shown} is named like {hint}; its exercises are {lesson}'s: graded as {lesson}"
             )
-        rank = (bool(lessons), read is not None, submission_id, _resubmission(filename), e.mtime, shown)
+        rank = (bool(lessons), read is not None, submission_id, _resubmission(filename), e.mtime, "/".join(e.parts))
         candidates.setdefault((student, lesson), []).append((rank, shown, read, why))
     for key, found in sorted(candidates.items()):
-        found.sort(reverse=True)
+        found.sort(key=lambda c: c[0], reverse=True)
         (_, shown, read, why), others = found[0], found[1:]
         if read is not None:  # the grader reads it again and says what is wrong with it, if anything
             taken.found[key] = Submission(shown, read)

@@ -131,9 +131,11 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
     students = [i for i, (ids, names) in keys.items() if ids or names]  # not Canvas's "Manual Posting" row
     problems, matched = [], {}
     for s in data.students:
-        k = _key(s)
-        by_id = [i for i in students if k and k in keys[i][0]]
-        hits = by_id or [i for i in students if k and k in keys[i][1]]
+        hits = []
+        # a Moodle download's student is "<Full Name>_<participant id>": the name alone, if need be
+        for k in dict.fromkeys([_key(s), _key(re.sub(r"_\d+$", "", s))]):
+            by_id = [i for i in students if k and k in keys[i][0]]
+            hits = hits or by_id or [i for i in students if k and k in keys[i][1]]
         if len(hits) == 1:
             matched.setdefault(hits[0], []).append(s)
         elif not hits:
@@ -155,6 +157,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
                 }
             )
     scores = {(r.student, r.notebook): r.score for r in data.rows}
+    statuses = {(r.student, r.notebook): r.status for r in data.rows}
     for i, who in matched.items():
         if len(who) > 1:
             problems.append(
@@ -167,8 +170,19 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
             )
             continue
         for n, c in cols.items():
-            if (who[0], n) in scores:
-                table[i][c] = fmt(scores[(who[0], n)])
+            if (who[0], n) not in scores:
+                continue
+            if statuses[(who[0], n)] == "missing" and c < width and table[i][c].strip():
+                problems.append(  # nothing submitted in this download is no reason to erase a grade
+                    {
+                        "kind": "kept the LMS's grade",
+                        "student": who[0],
+                        "roster_row": str(i + 1),
+                        "detail": f"{header[c]}: {table[i][c].strip()} kept (no notebook of {n} in this download)",
+                    }
+                )
+                continue
+            table[i][c] = fmt(scores[(who[0], n)])
     for i in students:
         if i not in matched:
             problems.append(
