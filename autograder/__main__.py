@@ -38,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         "no row at all for the others",
     )
     p.add_argument("--students", default=None, metavar="ada,bob", help="grade only these students (default: all)")
-    p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="regrade the notebooks in scope even where OUT/journal.jsonl holds their grade "
+        "(rows outside the scope are kept)",
+    )
     p.add_argument(
         "--scheduler",
         default=None,
@@ -47,6 +52,20 @@ def main(argv: list[str] | None = None) -> int:
         "for N worker processes here (docs/SCALING.md)",
     )
     _settings_arguments(p, jobs=True)
+
+    p = sub.add_parser(
+        "override",
+        help="set an instructor's score for one student and lesson in OUT (kept across regrades), or --remove it",
+        description="Record an instructor's score with its reason in OUT/overrides.jsonl and rewrite OUT's "
+        "outputs (grades.csv, results.json, feedback, report, gradebook) from its journal; every later "
+        "regrade keeps it until --remove.",
+    )
+    p.add_argument("out", type=Path, help="a grading OUT folder (python -m autograder grade ... --out OUT)")
+    p.add_argument("--student", required=True, help="the student as grades.csv names them")
+    p.add_argument("--lesson", required=True, metavar="02|NAME", help="the lesson, by number or name")
+    p.add_argument("--score", type=float, default=None, help="the score to record (0 to the lesson's points)")
+    p.add_argument("--reason", default="", help="why (shown in results.json and the report; required to set)")
+    p.add_argument("--remove", action="store_true", help="remove the override: the graded score is back")
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
     p.add_argument("notebook", type=Path)
@@ -103,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
         return 0
+    if args.command == "override":
+        return override(args)
     if args.command == "check":
         return check(args.notebook, _settings(args))
     if args.command == "run":
@@ -116,6 +137,25 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
+def override(args) -> int:
+    """Record (or remove) an override, then rewrite OUT's outputs from its journal: no grading."""
+    from .grader.classrun import rewrite
+    from .grader.gradebook import Journal
+    from .grader.overrides import OverrideError, record
+
+    out = args.out.resolve()
+    rows = Journal(out / "journal.jsonl").rows
+    try:
+        done = record(out, args.student, args.lesson, rows, args.score, args.reason, args.remove)
+    except OverrideError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    key = next(k for k in rows if k[0] == args.student and args.lesson in (k[1], k[1].split("_", 1)[0]))
+    rewrite(out, touched=frozenset({key}), quiet=True)
+    print(f"{done}; rewrote {out / 'grades.csv'}, results.json, feedback, report.html and the gradebook")
+    return 0
+
+
 def _settings_arguments(p, jobs: bool) -> None:
     """The grading limits on the command line; defaults from autograder/grader/settings.py."""
     from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
@@ -123,7 +163,13 @@ def _settings_arguments(p, jobs: bool) -> None:
     d, lim = Settings(), Limits()
     if jobs:
         p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
-        p.add_argument("--seed", type=int, default=None, help="the run's seed, recorded in OUT/run.json")
+        p.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="the run's seed, recorded in OUT/run.json (default: the seed OUT/run.json "
+            "holds from its first run, else a new one); a new seed regrades the notebooks in scope",
+        )
     p.add_argument(
         "--timeout",
         type=float,

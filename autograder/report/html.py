@@ -104,6 +104,7 @@ def render(data: ClassData) -> str:
         top=[(s, failure_groups(s)) for s in top],
         lessons=per_lesson,
         human=sorted(human, key=lambda r: (order[r.status], r.student, r.notebook)),
+        overridden=[r for r in data.rows if r.override],
         slowest=sorted(timed, key=lambda r: -r.seconds)[:5],
         median=median,
         roster=read_csv(roster) if roster.is_file() else None,
