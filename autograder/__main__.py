@@ -1,4 +1,5 @@
-"""Command line: python -m autograder {release,grade,check,run,publish}."""
+"""Command line: python -m autograder {report,release,grade,override,check,run,lab,publish};
+`python -m autograder COMMAND --help` says what each takes."""
 
 from __future__ import annotations
 
@@ -8,18 +9,11 @@ import tempfile
 from pathlib import Path
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["report"]:  # its options live with it: autograder/report/cli.py
-        from .report import main as report_main
-
-        return report_main(argv[1:])
-    if argv[:1] == ["publish"]:  # its options live with it: autograder/publish.py
-        from .publish import main as publish_main
-
-        return publish_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """Every subcommand with its options and their help (report's and publish's own options are
+    parsed by their modules; lab's other options go to jupyter lab)."""
+    top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser(
         "report",
         help="OUT [--roster ROSTER.csv]: the class report (OUT/report.html) and LMS exports, rebuilt from OUT/ alone",
@@ -33,7 +27,12 @@ def main(argv: list[str] | None = None) -> int:
         help="grade a class: SUBMISSIONS/<student>/*.ipynb, a Canvas or Moodle download, or its .zip",
     )
     p.add_argument("submissions", type=Path, help="a folder, or an LMS's .zip (autograder/grader/intake.py)")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="where grades go: a new folder, or this class's earlier OUT (a rerun merges with it)",
+    )
     p.add_argument(
         "--lessons",
         default=None,
@@ -72,24 +71,55 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--remove", action="store_true", help="remove the override: the graded score is back")
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
-    p.add_argument("notebook", type=Path)
+    p.add_argument(
+        "notebook", type=Path, help="a lesson's .ipynb with answers filled in (any name: matched by its exercises)"
+    )
     _settings_arguments(p, jobs=False)
 
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
-    p.add_argument("--jobs", type=int, default=None)
+    p.add_argument("--jobs", type=int, default=None, help="lessons executed at once (default: CPU cores)")
+
+    p = sub.add_parser(
+        "lab",
+        help="JupyterLab on the course with nbgrader's extensions, the instructor's view (what `make lab` runs)",
+        description="Record the lessons in the course's gradebook if needed, then run JupyterLab on the "
+        "repository (autograder/lab.py). Other options go to `jupyter lab` as they are "
+        "(python -m autograder lab --port=8899 --no-browser).",
+    )
+    p.add_argument(
+        "--prepare", action="store_true", help="only the gradebook and exchange, for nbgrader's own commands"
+    )
 
     sub.add_parser(
         "publish",
         help="DIR [--upstream-is-public]: write the student-only course into DIR (autograder/publish.py)",
     )
 
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["report"]:  # its options live with it: autograder/report/cli.py
+        from .report import main as report_main
+
+        return report_main(argv[1:])
+    if argv[:1] == ["lab"] and not {"-h", "--help"} & set(argv[1:]):  # what `make lab` runs
+        from .lab import main as lab_main
+
+        return lab_main(argv[1:])
+    if argv[:1] == ["publish"]:  # its options live with it: autograder/publish.py
+        from .publish import main as publish_main
+
+        return publish_main(argv[1:])
+    args = parser().parse_args(argv)
     if args.command == "release":
         from .release import release
 
         return release(check=args.check)
     if args.command == "grade":
         from .grader import grade, print_table
+        from .words import plural
 
         from .grader.canary import CanaryFailed
         from .grader.distribute import SchedulerError
@@ -121,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         faults = [r for r in results if r.status == "grader-error"]
         if faults:
             print(
-                f"error: {len(faults)} notebook(s) could not be graded because of the grader, not the student "
+                f"error: {plural(len(faults), 'notebook')} could not be graded because of the grader, not the student "
                 f"(first: {faults[0].student}/{faults[0].notebook}: {faults[0].detail}); no grade was written "
                 "for them: fix the cause and rerun the same command to grade them",
                 file=sys.stderr,

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .config import RELEASE_DIR, ROOT, colab_url, course_settings, student_repository
 from .release import build_release, lessons_table, release_differences
+from .words import plural
 
 LICENCE_FILES = ("LICENSE", "NOTICE")
 OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         print(f"publish: {exc}", file=sys.stderr)
         return 1
     print(
-        f"Published {len(names)} lessons to {args.dir}/ (badges open {student_repository(root)}): "
+        f"Published {plural(len(names), 'lesson')} to {args.dir}/ (badges open {student_repository(root)}): "
         f"{', '.join(sorted(p.name for p in args.dir.iterdir() if not p.name.startswith('.git')))}"
     )
     return 0

@@ -39,6 +39,7 @@ from .outputs import write_outputs
 from .run import Lesson, grade_job, notebook_seed
 from .settings import Settings
 from ..textsafe import printable
+from ..words import plural
 from . import intake
 
 
@@ -126,7 +127,7 @@ def provenance(root: Path, settings: Settings, seed_source: str = "") -> dict:
             **{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
             **dataclasses.asdict(settings.limits),
         },
-        "sandbox": sandbox.describe(),
+        "sandbox": sandbox.describe(settings.limits),
     }
 
 
@@ -161,7 +162,7 @@ def grade(
     out.mkdir(parents=True, exist_ok=True)
     logging.getLogger("traitlets").setLevel(logging.CRITICAL)
     if not quiet:
-        print(sandbox.describe(), file=sys.stderr)
+        print(sandbox.describe(settings.limits), file=sys.stderr)
         print(f"Seed {settings.seed}: {seed_source}", file=sys.stderr)
     lesson_data = load_lessons(root, names, out / "gradebook.db")
     if found:  # fail closed: the grader proves its sandbox and its grading before any grade exists
@@ -228,17 +229,11 @@ def grade(
             writer.close()
     kept = len(shown) - sum(k in results for k in journal.rows)
     if kept and not quiet:
-        print(
-            f"Kept {kept} {plural(kept, 'row')} of earlier runs into {out} (outside this run's scope)", file=sys.stderr
-        )
+        print(f"Kept {plural(kept, 'row')} of earlier runs in {out} (outside this run's scope)", file=sys.stderr)
     report(out, shown, quiet)
     faults = {(r.student, r.notebook): r for r in results.values() if r.status == Status.GRADER_ERROR}
     merged = {(r.student, r.notebook): r for r in shown} | faults
     return sorted(merged.values(), key=lambda r: (r.student, r.notebook))
-
-
-def plural(n: int, word: str) -> str:
-    return word if n == 1 else f"{word}s"
 
 
 def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = frozenset()) -> list[Result]:
