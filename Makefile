@@ -55,7 +55,7 @@ check-release: $(STAMP)
 ## formgrader, assignment list and validate); fills the git-ignored gradebook.db first.
 ## Extra `jupyter lab` options: make lab LAB_ARGS="--port=8899 --no-browser"
 lab: $(STAMP)
-	$(PY) -m autograder.lab $(LAB_ARGS)
+	$(PY) -m autograder lab $(LAB_ARGS)
 
 ## make browser: Debian's Chromium for tests/test_lab_e2e.py (as root; the test does it too)
 browser:

@@ -1,4 +1,5 @@
-"""Command line: python -m autograder {release,grade,check,run,publish}."""
+"""Command line: python -m autograder {report,release,grade,override,check,run,lab,publish};
+`python -m autograder COMMAND --help` says what each takes."""
 
 from __future__ import annotations
 
@@ -8,14 +9,11 @@ import tempfile
 from pathlib import Path
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["report"]:  # its options live with it: autograder/report/cli.py
-        from .report import main as report_main
-
-        return report_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """Every subcommand with its options and their help (report's and publish's own options are
+    parsed by their modules; lab's other options go to jupyter lab)."""
+    top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser(
         "report",
         help="OUT [--roster ROSTER.csv]: the class report (OUT/report.html) and LMS exports, rebuilt from OUT/ alone",
@@ -29,7 +27,12 @@ def main(argv: list[str] | None = None) -> int:
         help="grade a class: SUBMISSIONS/<student>/*.ipynb, a Canvas or Moodle download, or its .zip",
     )
     p.add_argument("submissions", type=Path, help="a folder, or an LMS's .zip (autograder/grader/intake.py)")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="where grades go: a new folder, or this class's earlier OUT (a rerun merges with it)",
+    )
     p.add_argument(
         "--lessons",
         default=None,
@@ -38,7 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         "no row at all for the others",
     )
     p.add_argument("--students", default=None, metavar="ada,bob", help="grade only these students (default: all)")
-    p.add_argument("--force", action="store_true", help="regrade notebooks already in OUT/journal.jsonl")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="regrade the notebooks in scope even where OUT/journal.jsonl holds their grade "
+        "(rows outside the scope are kept)",
+    )
     p.add_argument(
         "--scheduler",
         default=None,
@@ -48,23 +56,70 @@ def main(argv: list[str] | None = None) -> int:
     )
     _settings_arguments(p, jobs=True)
 
+    p = sub.add_parser(
+        "override",
+        help="set an instructor's score for one student and lesson in OUT (kept across regrades), or --remove it",
+        description="Record an instructor's score with its reason in OUT/overrides.jsonl and rewrite OUT's "
+        "outputs (grades.csv, results.json, feedback, report, gradebook) from its journal; every later "
+        "regrade keeps it until --remove.",
+    )
+    p.add_argument("out", type=Path, help="a grading OUT folder (python -m autograder grade ... --out OUT)")
+    p.add_argument("--student", required=True, help="the student as grades.csv names them")
+    p.add_argument("--lesson", required=True, metavar="02|NAME", help="the lesson, by number or name")
+    p.add_argument("--score", type=float, default=None, help="the score to record (0 to the lesson's points)")
+    p.add_argument("--reason", default="", help="why (shown in results.json and the report; required to set)")
+    p.add_argument("--remove", action="store_true", help="remove the override: the graded score is back")
+
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
-    p.add_argument("notebook", type=Path)
+    p.add_argument(
+        "notebook", type=Path, help="a lesson's .ipynb with answers filled in (any name: matched by its exercises)"
+    )
     _settings_arguments(p, jobs=False)
 
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
-    p.add_argument("--jobs", type=int, default=None)
+    p.add_argument("--jobs", type=int, default=None, help="lessons executed at once (default: CPU cores)")
 
-    p = sub.add_parser("publish", help="write the student-only course into DIR (autograder/publish.py)")
-    p.add_argument("dir", type=Path)
+    p = sub.add_parser(
+        "lab",
+        help="JupyterLab on the course with nbgrader's extensions, the instructor's view (what `make lab` runs)",
+        description="Record the lessons in the course's gradebook if needed, then run JupyterLab on the "
+        "repository (autograder/lab.py). Other options go to `jupyter lab` as they are "
+        "(python -m autograder lab --port=8899 --no-browser).",
+    )
+    p.add_argument(
+        "--prepare", action="store_true", help="only the gradebook and exchange, for nbgrader's own commands"
+    )
 
-    args = parser.parse_args(argv)
+    sub.add_parser(
+        "publish",
+        help="DIR [--upstream-is-public]: write the student-only course into DIR (autograder/publish.py)",
+    )
+
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["report"]:  # its options live with it: autograder/report/cli.py
+        from .report import main as report_main
+
+        return report_main(argv[1:])
+    if argv[:1] == ["lab"] and not {"-h", "--help"} & set(argv[1:]):  # what `make lab` runs
+        from .lab import main as lab_main
+
+        return lab_main(argv[1:])
+    if argv[:1] == ["publish"]:  # its options live with it: autograder/publish.py
+        from .publish import main as publish_main
+
+        return publish_main(argv[1:])
+    args = parser().parse_args(argv)
     if args.command == "release":
         from .release import release
 
         return release(check=args.check)
     if args.command == "grade":
         from .grader import grade, print_table
+        from .words import plural
 
         from .grader.canary import CanaryFailed
         from .grader.distribute import SchedulerError
@@ -96,24 +151,41 @@ def main(argv: list[str] | None = None) -> int:
         faults = [r for r in results if r.status == "grader-error"]
         if faults:
             print(
-                f"error: {len(faults)} notebook(s) could not be graded because of the grader, not the student "
+                f"error: {plural(len(faults), 'notebook')} could not be graded because of the grader, not the student "
                 f"(first: {faults[0].student}/{faults[0].notebook}: {faults[0].detail}); no grade was written "
                 "for them: fix the cause and rerun the same command to grade them",
                 file=sys.stderr,
             )
             return 2
         return 0
+    if args.command == "override":
+        return override(args)
     if args.command == "check":
         return check(args.notebook, _settings(args))
     if args.command == "run":
         from .build import run
 
         return run(jobs=args.jobs)
-    if args.command == "publish":
-        from .publish import main as publish
-
-        return publish([str(args.dir)])
     return 2
+
+
+def override(args) -> int:
+    """Record (or remove) an override, then rewrite OUT's outputs from its journal: no grading."""
+    from .grader.classrun import rewrite
+    from .grader.gradebook import Journal
+    from .grader.overrides import OverrideError, record
+
+    out = args.out.resolve()
+    rows = Journal(out / "journal.jsonl").rows
+    try:
+        done = record(out, args.student, args.lesson, rows, args.score, args.reason, args.remove)
+    except OverrideError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    key = next(k for k in rows if k[0] == args.student and args.lesson in (k[1], k[1].split("_", 1)[0]))
+    rewrite(out, touched=frozenset({key}), quiet=True)
+    print(f"{done}; rewrote {out / 'grades.csv'}, results.json, feedback, report.html and the gradebook")
+    return 0
 
 
 def _settings_arguments(p, jobs: bool) -> None:
@@ -123,7 +195,13 @@ def _settings_arguments(p, jobs: bool) -> None:
     d, lim = Settings(), Limits()
     if jobs:
         p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
-        p.add_argument("--seed", type=int, default=None, help="the run's seed, recorded in OUT/run.json")
+        p.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="the run's seed, recorded in OUT/run.json (default: the seed OUT/run.json "
+            "holds from its first run, else a new one); a new seed regrades the notebooks in scope",
+        )
     p.add_argument(
         "--timeout",
         type=float,

@@ -16,6 +16,7 @@ import nbformat
 
 from .config import ROOT, SOURCE_DIR
 from .notebooks import lessons
+from .words import plural
 
 BUILD = ROOT / "build"
 
@@ -54,7 +55,7 @@ def run(jobs: int | None = None) -> int:
     release()
     names = lessons()
     jobs = jobs or min(len(names), os.cpu_count() or 1)
-    print(f"Executing {len(names)} solution notebooks ({jobs} at a time)...")
+    print(f"Executing {plural(len(names), 'solution notebook')} ({jobs} at a time)...")
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         reports = list(pool.map(execute_lesson, names))

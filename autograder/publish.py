@@ -6,11 +6,13 @@ writes, into DIR, only what students need:
 
 - ``notebooks/``: the student release, built from solutions/ by the same code as
   ``python -m autograder release``, its Open-in-Colab badges opening the public repository
-  (``[tool.course] student_repository`` in pyproject.toml, ``repository`` when unset). It must be
+  (``[tool.course] student_repository`` in pyproject.toml; unset, publish refuses unless
+  ``--upstream-is-public`` says the badges are meant to open ``repository``). It must be
   the committed release: a notebook may differ from notebooks/ only in that badge URL, and
   publish refuses (changing nothing) when solutions/ was edited without ``release``;
-- ``README.md``: what the course is (the repository README's opening), the lesson table with its
-  Colab badges, how to work and how to submit, the licence;
+- ``README.md``: from the template ``autograder/templates/student_README.md`` (the instructor's
+  to edit): what the course is (the repository README's opening), the lesson table with its Colab
+  badges, how to work and how to submit, the licence;
 - ``requirements.txt``: the pinned packages a learner needs on their own machine;
 - the licence files (``LICENSE``, and ``NOTICE`` if there is one).
 
@@ -30,53 +32,19 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from .config import RELEASE_DIR, ROOT, colab_url, student_repository
+from .config import RELEASE_DIR, ROOT, colab_url, course_settings, student_repository
 from .release import build_release, lessons_table, release_differences
+from .words import plural
 
 LICENCE_FILES = ("LICENSE", "NOTICE")
 OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)
 # What a learner installs to run the notebooks locally (pins taken from pyproject.toml).
 STUDENT_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes", "matplotlib", "xprof", "jupyterlab")
 
-STUDENT_README = """\
-{intro}
-## Lessons
-
-{table}
-
-## How to work
-
-1. Click a lesson's **Open in Colab** badge. For a TPU: *Runtime > Change runtime type > TPU*
-   (v5e-1 on the free tier), then *Runtime > Run all*. A GPU or CPU runtime works too: cells that
-   mean something only on a TPU or GPU say so and explain what they would show.
-2. Read, run, and fill in each exercise: replace `raise NotImplementedError()` with your code.
-   Keep the function names and signatures, and put helpers inside the answer cell as functions:
-   at grading time only your answer cells' imports, `def`s, classes and constants run, with the
-   lesson's own setup and tests. Do not edit or delete the test cells.
-3. The visible test after each exercise is a quick check. Hidden tests with fresh inputs run when
-   your instructor grades, **as if on a TPU**: a float32 matmul at DEFAULT precision counts as one
-   bf16 pass even when grading runs on a CPU, so an "exact" reference must use
-   `precision=jax.lax.Precision.HIGHEST` or float64.
-4. On your own machine instead (Python 3.11+):
-
-   ```bash
-   python -m venv .venv
-   .venv/bin/pip install -r requirements.txt
-   .venv/bin/jupyter lab notebooks/
-   ```
-
-## How to submit
-
-Hand in each lesson's `.ipynb` file, with your answers filled in, the way your instructor asks
-(on Colab: *File > Download > Download .ipynb*). Keep the file name `<NN_name>.ipynb`.
-
-## Licence
-
-{licence}
-
-This repository is generated from the course's source (`python -m autograder publish`): changes
-made here are overwritten by the next publish. Report problems to your instructors.
-"""
+# The student README: a template the instructor may edit. Its placeholders, each replaced as it
+# stands (other braces are text): {intro}, {table} (the lessons with their badges), {licence},
+# {student_repository}.
+STUDENT_README = Path(__file__).resolve().parent / "templates" / "student_README.md"
 
 
 class PublishError(Exception):
@@ -108,9 +76,13 @@ def student_readme(root: Path = ROOT, repository: str | None = None) -> str:
     with open(root / "pyproject.toml", "rb") as f:
         licence = tomllib.load(f)["project"].get("license", {}).get("text", "")
     named = f"{licence} (see [LICENSE](LICENSE))" if licence else "see [LICENSE](LICENSE)"
-    return STUDENT_README.format(
-        intro=intro(root), table=lessons_table(root, repository), licence=f"The course is licensed under {named}."
-    )
+    fill = {
+        "{intro}": intro(root),
+        "{table}": lessons_table(root, repository),
+        "{licence}": f"The course is licensed under {named}.",
+        "{student_repository}": repository or student_repository(root),
+    }
+    return re.sub("|".join(map(re.escape, fill)), lambda m: fill[m.group(0)], STUDENT_README.read_text())
 
 
 def check_target(out: Path) -> None:
@@ -139,8 +111,19 @@ def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
     return release_differences(fresh, root / RELEASE_DIR, badge_moved)
 
 
-def publish(out: Path, root: Path = ROOT) -> list[str]:
-    """Write the student-only tree into ``out``; returns the lessons published."""
+NO_STUDENT_REPOSITORY = (
+    "pyproject.toml sets no [tool.course] student_repository, so the published badges would open "
+    "the instructor's repository: set student_repository to your public student repository's URL "
+    "(README, For instructors), or pass --upstream-is-public if students are meant to open {repository}"
+)
+
+
+def publish(out: Path, root: Path = ROOT, upstream_is_public: bool = False) -> list[str]:
+    """Write the student-only tree into ``out``; returns the lessons published. Without
+    ``[tool.course] student_repository`` it refuses unless ``upstream_is_public`` says that the
+    badges are meant to open ``repository`` itself."""
+    if not course_settings(root).get("student_repository") and not upstream_is_public:
+        raise PublishError(NO_STUDENT_REPOSITORY.format(repository=course_settings(root)["repository"]))
     if os.environ.get("COURSE_LESSONS"):
         raise PublishError("COURSE_LESSONS is set: publish always publishes every lesson (unset it)")
     if not (root / "LICENSE").is_file():
@@ -179,14 +162,20 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         description="Write the student-only course (no solutions/, tests/, autograder/, examples/) into DIR.",
     )
     parser.add_argument("dir", type=Path, help="an empty folder, a new one, or a clone of the student repository")
+    parser.add_argument(
+        "--upstream-is-public",
+        action="store_true",
+        help="publish with badges opening [tool.course] repository although student_repository is "
+        "unset (only when that repository is the one students should open)",
+    )
     args = parser.parse_args(argv)
     try:
-        names = publish(args.dir, root)
+        names = publish(args.dir, root, upstream_is_public=args.upstream_is_public)
     except PublishError as exc:
         print(f"publish: {exc}", file=sys.stderr)
         return 1
     print(
-        f"Published {len(names)} lessons to {args.dir}/ (badges open {student_repository(root)}): "
+        f"Published {plural(len(names), 'lesson')} to {args.dir}/ (badges open {student_repository(root)}): "
         f"{', '.join(sorted(p.name for p in args.dir.iterdir() if not p.name.startswith('.git')))}"
     )
     return 0

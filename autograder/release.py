@@ -24,6 +24,7 @@ import nbformat
 
 from .config import BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, colab_url, nbgrader_config
 from .notebooks import lessons
+from .words import plural
 
 
 def with_badge(nb, lesson: str, root: Path = ROOT, repository: str | None = None):
@@ -214,5 +215,5 @@ def release(root: Path = ROOT, check: bool = False) -> int:
         with contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(str(example_class))["example_class"](root / "examples" / "submissions")
         print("Regenerated the example class built from it: examples/submissions/")
-    print(f"Released {len(names)} lessons to {RELEASE_DIR}/: {', '.join(names)}")
+    print(f"Released {plural(len(names), 'lesson')} to {RELEASE_DIR}/: {', '.join(names)}")
     return 0

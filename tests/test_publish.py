@@ -109,7 +109,8 @@ def published(request, tmp_path_factory):
     base = tmp_path_factory.mktemp(f"publish-{request.param}")
     student = OTHER if request.param == "other" else None
     root = course_copy(base / "course", student)
-    assert pub.main([str(base / "public")], root=root) == 0
+    flag = [] if student else ["--upstream-is-public"]  # unset: publishing the upstream is said out loud
+    assert pub.main([str(base / "public"), *flag], root=root) == 0
     return base / "public", root, student_repository(root)
 
 
@@ -184,7 +185,7 @@ def test_the_cli_publishes_this_course(tmp_path):
     from autograder.__main__ import main
 
     out = tmp_path / "public"
-    assert main(["publish", str(out)]) == 0
+    assert main(["publish", str(out), "--upstream-is-public"]) == 0
     student = student_repository(ROOT)
     assert_is_the_committed_release(out, ROOT, student)
     assert leaks(published_text(out)) == []
@@ -199,7 +200,7 @@ def test_republishing_replaces_a_previous_publish_and_keeps_git(tmp_path):
     (out / RELEASE_DIR / "99_dropped").mkdir(parents=True)
     (out / RELEASE_DIR / "99_dropped" / "99_dropped.ipynb").write_text("{}")
     (out / "README.md").write_text("last term\n")
-    assert pub.main([str(out)], root=root) == 0
+    assert pub.main([str(out), "--upstream-is-public"], root=root) == 0
     assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
     assert not (out / RELEASE_DIR / "99_dropped").exists()
     assert files(out / RELEASE_DIR) == files(root / RELEASE_DIR)
@@ -212,7 +213,7 @@ def test_refuses_a_folder_it_did_not_write_and_changes_nothing(tmp_path, foreign
     (out / RELEASE_DIR).mkdir(parents=True)
     (out / RELEASE_DIR / "keep.txt").write_text("mine")
     (out / foreign).write_text("mine")
-    assert pub.main([str(out)]) == 1
+    assert pub.main([str(out), "--upstream-is-public"]) == 1
     assert foreign in capsys.readouterr().err
     assert (out / RELEASE_DIR / "keep.txt").read_text() == "mine" and (out / foreign).read_text() == "mine"
 
@@ -227,12 +228,66 @@ def test_refuses_an_unreleased_edit_of_the_solutions(tmp_path):
     out = tmp_path / "public"
     out.mkdir()
     with pytest.raises(pub.PublishError, match=f"differs from a fresh release: {RELEASE_DIR}/{lesson}"):
-        pub.publish(out, root)
+        pub.publish(out, root, upstream_is_public=True)
     assert list(out.iterdir()) == []
 
 
 def test_refuses_a_subset_of_the_lessons(tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_LESSONS", LESSONS[0])
     with pytest.raises(pub.PublishError, match="COURSE_LESSONS"):
-        pub.publish(tmp_path / "public")
+        pub.publish(tmp_path / "public", upstream_is_public=True)
     assert not (tmp_path / "public").exists()
+
+
+def test_refuses_the_instructors_repository_unless_told(tmp_path, capsys):
+    """student_repository unset: publish refuses in one sentence naming what to set, writes nothing;
+    --upstream-is-public (the upstream is meant for students) or the setting lets it publish."""
+    lesson = LESSONS[0]
+    root = course_copy(tmp_path / "course", lessons=[lesson])
+    out = tmp_path / "public"
+    assert pub.main([str(out)], root=root) == 1
+    said = capsys.readouterr().err.strip()
+    assert said.count("\n") == 0 and said.count(". ") == 0, "one sentence"
+    assert "student_repository" in said and "[tool.course]" in said and "--upstream-is-public" in said
+    assert not out.exists()
+    from autograder.__main__ import main
+
+    assert main(["publish", str(out)]) == 1  # this course's own pyproject.toml sets none
+    assert "student_repository" in capsys.readouterr().err and not out.exists()
+
+    assert pub.main([str(out), "--upstream-is-public"], root=root) == 0
+    assert (out / RELEASE_DIR / lesson).is_dir()
+    root2 = course_copy(tmp_path / "course2", OTHER, lessons=[lesson])
+    assert pub.main([str(tmp_path / "public2")], root=root2) == 0
+    assert OTHER.removeprefix("https://github.com/") in (tmp_path / "public2" / "README.md").read_text()
+
+
+def test_the_student_readme_is_the_instructors_template(tmp_path, monkeypatch):
+    """README.md is autograder/templates/student_README.md with its placeholders filled; an edit of
+    the template is what students read (other braces stay text)."""
+    lesson = LESSONS[0]
+    root = course_copy(tmp_path / "course", OTHER, lessons=[lesson])
+    template = tmp_path / "mine.md"
+    template.write_text("# Our course {not a placeholder}\n\n{table}\n\nOpen {student_repository}. {licence}\n")
+    monkeypatch.setattr(pub, "STUDENT_README", template)
+    assert pub.main([str(tmp_path / "public")], root=root) == 0
+    readme = (tmp_path / "public" / "README.md").read_text()
+    assert readme.startswith("# Our course {not a placeholder}\n") and f"Open {OTHER}. The course is licensed" in readme
+    assert colab_url(lesson, root, OTHER) in readme and "{table}" not in readme
+
+
+def test_no_lesson_invites_a_clone_of_the_course_repository():
+    """The student tree has no grader and no solutions: no markdown cell of solutions/ or notebooks/
+    tells students to clone the course repository or to self-check with it."""
+    pattern = re.compile(r"\bclon(e|ing)\b[^.]*\b(course|repositor|repo)\b|\bself-check\b[^.]*\bclone\b", re.I | re.S)
+    found = []
+    for folder in ("solutions", RELEASE_DIR):
+        for lesson in LESSONS:
+            nb = nbformat.read(str(ROOT / folder / lesson / f"{lesson}.ipynb"), as_version=4)
+            found += [
+                f"{folder}/{lesson}: {m.group(0)!r}"
+                for c in nb.cells
+                if c.cell_type == "markdown"
+                for m in pattern.finditer(c.source)
+            ]
+    assert found == []

@@ -25,7 +25,8 @@ workdir.py      the student's work folder on the host: files, bytes, depth measu
 landlock.py     the second layer inside the sandbox
 verdict.py      points_of (how a cell becomes points) and status (which status wins)
 model.py        the result model: Status, Outcome; the records TestRecord, TestResult, Result
-gradebook.py    nbgrader's gradebook and the journal (parent process only)
+gradebook.py    nbgrader's gradebook and the journal, the class an OUT holds across runs (parent only)
+overrides.py    an instructor's score for one row, with its reason: kept across regrades until removed
 outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
 settings.py     every limit and default, declared once; a notebook's time budget
 """

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .settings import Limits
+from ..words import human_bytes, plural
 
 V2 = Path("/sys/fs/cgroup")
 CONTROLLERS = ("pids", "memory", "cpu")
@@ -178,10 +179,19 @@ def cgroup_root() -> Path | None:
     return cgroup_roots().get("pids")
 
 
-def describe() -> str:
+def describe(limits: Limits) -> str:
+    """What the cgroup caps, with the limits in human units; "" without a cgroup. The CPU is named
+    only when ``limits.cpus`` sets a cap (0, the default, is none)."""
     caps = cgroup_roots()
-    names = {"pids": "processes", "memory": "memory (together)", "cpu": "CPU"}
-    return "a cgroup caps " + ", ".join(names[c] for c in CONTROLLERS if c in caps) if caps else ""
+    if not caps:
+        return ""
+    names = {
+        "pids": f"processes and threads ({limits.processes})",
+        "memory": f"memory together ({human_bytes(limits.group_memory_bytes)}, no swap)",
+        "cpu": f"CPU ({plural(limits.cpus, 'core')} together)",
+    }
+    shown = [names[c] for c in CONTROLLERS if c in caps and (c != "cpu" or limits.cpus)]
+    return "a cgroup caps " + ", ".join(shown) + ("" if limits.cpus else "; no CPU cap (Limits.cpus is 0)")
 
 
 def new_cgroup(limits: Limits) -> Cgroup | None:

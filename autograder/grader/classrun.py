@@ -4,10 +4,15 @@ The parent finds the submissions, builds each lesson once (nbgrader's generate_a
 also fills the gradebook), hands each worker plain data (the lesson's notebooks as text, the
 submission's bytes, the settings) and alone records what comes back: gradebook, journal, CSVs,
 feedback, ``run.json`` (how the grades were made).
+
+An OUT is a class across runs: a rerun into it grades its own scope (students, lessons) and merges
+with the rest of the journal (gradebook.py), keeps the first run's seed unless ``--seed`` is given,
+and rewrites every output from the merged rows with the instructor's overrides (overrides.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -27,13 +32,14 @@ import nbformat
 
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..notebooks import lesson_answer_ids, lessons
-from . import sandbox
+from . import overrides, sandbox
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
 from .model import Job, Result, Status
 from .outputs import write_outputs
-from .run import Lesson, grade_job
+from .run import Lesson, grade_job, notebook_seed
 from .settings import Settings
 from ..textsafe import printable
+from ..words import plural
 from . import intake
 
 
@@ -77,7 +83,21 @@ class Progress:
         )
 
 
-def provenance(root: Path, settings: Settings) -> dict:
+def run_seed(out: Path, settings: Settings) -> tuple[Settings, str]:
+    """The run's seed and where it came from: ``--seed``; else the seed OUT/run.json recorded (the
+    first run's: a regrade draws the hidden inputs it drew); else a new one."""
+    if settings.seed is not None:
+        return settings, "given by --seed"
+    try:
+        seed = json.loads((out / "run.json").read_text()).get("seed")
+    except (OSError, ValueError, AttributeError):
+        seed = None
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return dataclasses.replace(settings, seed=seed), "kept from OUT/run.json (--seed N replaces it)"
+    return dataclasses.replace(settings, seed=secrets.randbelow(2**31)), "drawn for this OUT"
+
+
+def provenance(root: Path, settings: Settings, seed_source: str = "") -> dict:
     def version(module):
         try:
             return __import__(module).__version__
@@ -102,11 +122,12 @@ def provenance(root: Path, settings: Settings) -> dict:
         },
         "emulation": settings.emulation,
         "seed": settings.seed,
+        "seed_source": seed_source,
         "limits": {
             **{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
             **dataclasses.asdict(settings.limits),
         },
-        "sandbox": sandbox.describe(),
+        "sandbox": sandbox.describe(settings.limits),
     }
 
 
@@ -131,9 +152,7 @@ def grade(
     taken = intake.take(submissions, lesson_answer_ids(root))
     names, students = intake.scope(taken, lessons(root), names, students)
     cluster = distribute.connect(scheduler, quiet) if scheduler else None  # unreachable: fails fast
-    settings = settings or Settings()
-    if settings.seed is None:
-        settings = dataclasses.replace(settings, seed=secrets.randbelow(2**31))
+    settings, seed_source = run_seed(out, settings or Settings())
     for note in taken.notes:
         print(f"note: {note}", file=sys.stderr)
     for s in sorted(set(students) - taken.students):
@@ -143,15 +162,16 @@ def grade(
     out.mkdir(parents=True, exist_ok=True)
     logging.getLogger("traitlets").setLevel(logging.CRITICAL)
     if not quiet:
-        print(sandbox.describe(), file=sys.stderr)
+        print(sandbox.describe(settings.limits), file=sys.stderr)
+        print(f"Seed {settings.seed}: {seed_source}", file=sys.stderr)
     lesson_data = load_lessons(root, names, out / "gradebook.db")
     if found:  # fail closed: the grader proves its sandbox and its grading before any grade exists
         from . import canary
 
         canary.process_canary(settings, root)
         canary.solution_canary(lesson_data[sorted({n for _, n in found})[0]], settings, root)
-    (out / "run.json").write_text(json.dumps(provenance(root, settings), indent=1))
-    journal = Journal(out / "journal.jsonl", fresh=force)
+    (out / "run.json").write_text(json.dumps(provenance(root, settings, seed_source), indent=1))
+    journal = Journal(out / "journal.jsonl")  # --force regrades the scope; the rest of the class stays
     key = f"{settings.emulation}"
     results = {
         (s, n): Result(s, n, status="missing", max_score=lesson_data[n].max_score())
@@ -177,8 +197,8 @@ def grade(
                 progress.update(results[(s, n)])
                 continue
             d = digest(raw, lesson_data[n].source, key)
-            prev = journal.done.get((s, n))
-            if prev is not None and prev.digest == d:
+            prev = None if force else journal.done.get((s, n))
+            if prev is not None and prev.digest == d and prev.seed == notebook_seed(settings.seed, s, n):
                 results[(s, n)] = prev
                 writer.record(prev)
                 progress.update(prev, skipped=True)
@@ -196,21 +216,63 @@ def grade(
     finally:
         if cluster is not None:
             cluster.close()
-        writer.close()
-        journal.close()
-        for k, notes in taken.row_notes.items():  # how the intake chose: in the row, never journaled
+        for k, notes in taken.row_notes.items():  # how the intake chose: in the row's last journal line
             if k in results and results[k].status != "missing":
                 extra = [printable(n, 500) for n in notes[:5]]  # bounded: 2,000 copies make one long note
                 results[k].notes = [*results[k].notes, *(n for n in extra if n not in results[k].notes)]
-        write_outputs(out, [r for r in results.values() if r.status != "grader-error"])
+        for r in results.values():  # the scope as decided now; a grader-error is no row (next run grades it)
+            if r.status != Status.GRADER_ERROR:
+                journal.append_row(r)
+        journal.close()
+        try:
+            shown = write_class(out, journal.rows.values(), writer)
+        finally:
+            writer.close()
+    kept = len(shown) - sum(k in results for k in journal.rows)
+    if kept and not quiet:
+        print(f"Kept {plural(kept, 'row')} of earlier runs in {out} (outside this run's scope)", file=sys.stderr)
+    report(out, shown, quiet)
+    faults = {(r.student, r.notebook): r for r in results.values() if r.status == Status.GRADER_ERROR}
+    merged = {(r.student, r.notebook): r for r in shown} | faults
+    return sorted(merged.values(), key=lambda r: (r.student, r.notebook))
+
+
+def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = frozenset()) -> list[Result]:
+    """Every output but the report from ``rows`` (the OUT's class: journal.rows) with the overrides
+    in force: CSVs, results.json, feedback pages; the gradebook's overridden rows (and ``touched``
+    ones, an override just removed) recorded again. Returns the rows as written."""
+    shown = overrides.apply(rows, overrides.load(out))
+    write_outputs(out, shown)
+    for r in shown:
+        if (r.override or (r.student, r.notebook) in touched) and r.status != Status.MISSING:
+            with contextlib.suppress(ValueError):  # nbgrader's MissingEntry: a lesson not in this gradebook
+                writer.record(r)
+    return shown
+
+
+def report(out: Path, shown: list[Result], quiet: bool) -> None:
     from ..report import build_report, from_results, write_exports
 
-    data = from_results(out, results.values())  # the class just written, not read back from OUT/
+    data = from_results(out, shown)  # the class just written, not read back from OUT/
     write_exports(out, data=data)
-    report = build_report(out, data)
+    page = build_report(out, data)
     if not quiet:
-        print(f"Class report: {report}", file=sys.stderr)
-    return sorted(results.values(), key=lambda r: (r.student, r.notebook))
+        print(f"Class report: {page}", file=sys.stderr)
+
+
+def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) -> list[Result]:
+    """OUT's outputs rewritten from its journal and overrides, nothing graded (after an override)."""
+    out = Path(out).resolve()
+    journal = Journal(out / "journal.jsonl")
+    if not journal.rows:
+        raise FileNotFoundError(f"{out / 'journal.jsonl'}: no grades (is {out} a grading OUT folder?)")
+    writer = GradebookWriter(out / "gradebook.db")
+    try:
+        shown = write_class(out, journal.rows.values(), writer, touched)
+    finally:
+        writer.close()
+    report(out, shown, quiet)
+    return sorted(shown, key=lambda r: (r.student, r.notebook))
 
 
 def record(job: dict, outcome, results, journal, writer, progress, lesson_data) -> Result:

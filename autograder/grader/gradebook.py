@@ -2,7 +2,11 @@
 
 ``OUT/gradebook.db`` is nbgrader's (made by its generate_assignment from the source notebooks,
 written through its Gradebook API, one writer). ``OUT/journal.jsonl`` gets one line per graded
-notebook as it finishes (fsync'd): an interrupt loses no finished grade and a rerun resumes.
+notebook as it finishes (fsync'd): an interrupt loses no finished grade and a rerun resumes. At
+the end of a run each row in its scope is journaled as the run decided it (a ``missing`` row, the
+intake's notes: a line marked ``"entry": "row"``) where it differs from the journal's last line
+for it: the journal's last line per student and lesson is the OUT's class, which a rerun with
+another scope merges with (classrun.py) and every output is rewritten from.
 """
 
 from __future__ import annotations
@@ -42,7 +46,10 @@ class GradebookWriter:
         for g in nb.grades:
             g.auto_score = float(scores.get(g.name, 0.0))
             g.manual_score = None
-        nb.flagged = r.status != "ok"
+        if nb.grades:  # an instructor's override (overrides.py): the difference as extra credit
+            graded = sum(g.auto_score for g in nb.grades)
+            nb.grades[0].extra_credit = r.score - graded if r.override else None
+        nb.flagged = r.status != "ok" or bool(r.override)
         self.gb.db.commit()
 
     def close(self) -> None:
@@ -54,31 +61,56 @@ INTERRUPTED = (
 )
 
 
+ROW = "row"  # a journal line's "entry" when it is a row as a run decided it, not a notebook's grade
+
+
 class Journal:
-    """OUT/journal.jsonl: one finished Result per line."""
+    """OUT/journal.jsonl: one finished Result per line. ``done``: the last grade per student and
+    lesson (what a rerun may skip); ``rows``: the last line of any kind per student and lesson (the
+    class this OUT holds). ``fresh``: start a new journal (the old one is removed)."""
 
     def __init__(self, path: Path, fresh: bool = False):
         self.path = path
         if fresh and path.exists():
             path.unlink()
-        self.done = {}
+        self.done, self.rows, self.lines = {}, {}, {}
         if path.exists():
             for line in path.read_text().splitlines():
                 with contextlib.suppress(Exception):
-                    r = Result.from_dict(json.loads(line))
-                    self.done[(r.student, r.notebook)] = r
+                    d = json.loads(line)
+                    entry = d.pop("entry", "")
+                    r = Result.from_dict(d)
+                    key = (r.student, r.notebook)
+                    if entry != ROW:
+                        self.done[key] = r
+                    self.rows[key], self.lines[key] = r, d
         self.file = None
 
-    def append(self, r: Result) -> None:
+    def _write(self, d: dict) -> None:
         if self.file is None:
             self.file = open(self.path, "a")
-        self.file.write(json.dumps(r.to_dict()) + "\n")
+        self.file.write(json.dumps(d) + "\n")
         self.file.flush()
         os.fsync(self.file.fileno())
+
+    def append(self, r: Result) -> None:
+        """A notebook's grade, as it finishes."""
+        d = r.to_dict()
+        self._write(d)
+        key = (r.student, r.notebook)
+        self.done[key], self.rows[key], self.lines[key] = Result.from_dict(d), Result.from_dict(d), d
+
+    def append_row(self, r: Result) -> None:
+        """A row as the run decided it, journaled only where it differs from the journal's last line."""
+        d, key = r.to_dict(), (r.student, r.notebook)
+        if self.lines.get(key) != d:
+            self._write({"entry": ROW, **d})
+            self.rows[key], self.lines[key] = Result.from_dict(d), d
 
     def close(self) -> None:
         if self.file is not None:
             self.file.close()
+            self.file = None
 
 
 def digest(submission: bytes, lesson_source: str, settings_key: str) -> str:

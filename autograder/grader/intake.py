@@ -48,8 +48,9 @@ from pathlib import Path
 
 from ..notebooks import answer_ids, match_lessons
 from ..textsafe import escape_controls, printable
-from .wire import whole_text
+from ..words import human_bytes
 from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
+from .wire import whole_text
 from .submissions import parse_notebook
 
 CANVAS = re.compile(r"^(?P<name>.+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
@@ -164,7 +165,9 @@ def _zip(path: Path) -> tuple[list[Entry], list[str]]:
         elif info.file_size > MAX_NOTEBOOK_BYTES:
             out.append(Entry(parts, mtime, bad=_too_big()))
         elif total + info.file_size > MAX_ZIP_BYTES:
-            out.append(Entry(parts, mtime, bad=f"past the zip's cap of {MAX_ZIP_BYTES:,} bytes uncompressed: not read"))
+            out.append(
+                Entry(parts, mtime, bad=f"past the zip's cap of {human_bytes(MAX_ZIP_BYTES)} uncompressed: not read")
+            )
         else:
             total += info.file_size
             out.append(Entry(parts, mtime, _member_reader(zf, info)))

@@ -35,6 +35,7 @@ from pathlib import Path
 from . import cgroup as cgroups
 from .cgroup import Cgroup, new_cgroup
 from .settings import Limits
+from ..words import human_bytes
 
 HERE = Path(__file__).resolve().parent
 SANDBOX_FILES = ("student_side.py", "wire.py", "landlock.py")
@@ -74,18 +75,24 @@ def bwrap_works() -> str:
     )
 
 
-def describe() -> str:
-    """One line for the start of a grading run: which layers hold."""
+def describe(limits: Limits | None = None) -> str:
+    """One line for the start of a grading run: which layers hold, and the limits (in GiB, MiB)."""
+    limits = limits or Limits()
     why = bwrap_works()
-    cg = cgroups.describe() or "no cgroup (processes capped only by rlimits, memory per process only)"
+    cg = cgroups.describe(limits) or "no cgroup (processes capped only by rlimits, memory per process only)"
+    caps = (
+        f"limits per student process: {human_bytes(limits.memory_bytes)} address space, files up to "
+        f"{human_bytes(limits.file_bytes)}, {limits.open_files} open files; work folder "
+        f"{human_bytes(limits.work_bytes)}, {limits.work_files:,} files"
+    )
     if not why:
         return (
             "sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
-            f"private /tmp and /dev/shm); {cg}"
+            f"private /tmp and /dev/shm of {human_bytes(limits.tmpfs_bytes)}); {cg}; {caps}"
         )
     return (
         f"WARNING: {why}: student code runs WITHOUT namespaces, only with rlimits and Landlock "
-        "where present (see docs/GRADING.md: install bubblewrap, or grade in a container)"
+        f"where present (see docs/GRADING.md: install bubblewrap, or grade in a container); {caps}"
     )
 
 

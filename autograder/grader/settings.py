@@ -55,7 +55,7 @@ class Settings:
     max_restarts: int = 3  # student processes restarted after a death or a timeout
     emulation: str = "tpu"  # matmul precision graded under: tpu | gpu | none
     jobs: int | None = None  # notebooks graded at once (None: CPU cores)
-    seed: int | None = None  # recorded in run.json; None: drawn per run
+    seed: int | None = None  # recorded in run.json; None: the OUT's first run's (run.json), else drawn
     max_output_chars: int = 20_000  # of a test's printed output kept for its feedback
     checker_memory_bytes: int = 4 * GiB  # address space of each notebook's trusted checker (RLIMIT_AS;
     # it holds JAX and the tests' references: about 1.7 GB measured on lesson 04): a test that parses

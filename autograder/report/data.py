@@ -47,6 +47,7 @@ class Row:
     notes: list[str] = field(default_factory=list)
     seconds: float | None = None
     checks: list[Check] = field(default_factory=list)
+    override: dict | None = None  # the instructor's score: {"score", "reason", "graded_score", "date"}
 
 
 @dataclass

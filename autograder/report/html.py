@@ -13,6 +13,7 @@ import statistics
 import urllib.parse
 from pathlib import Path
 
+from ..words import human_bytes
 from . import templating
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
@@ -69,7 +70,12 @@ def provenance(data: ClassData) -> list[tuple[str, object]]:
     items = [("date", run.get("date")), ("course commit", run.get("course_commit"))]
     items += [(name, versions.get(name)) for name in main]
     items += [(k, v) for k, v in versions.items() if k not in main]
-    items += [("emulation", run.get("emulation")), ("seed", run.get("seed")), ("limits", run.get("limits"))]
+    limits = run.get("limits")
+    if isinstance(limits, dict):  # sizes as a person reads them: 4 GiB, not 4294967296
+        limits = {
+            k: human_bytes(v) if k.endswith("_bytes") and isinstance(v, int | float) else v for k, v in limits.items()
+        }
+    items += [("emulation", run.get("emulation")), ("seed", run.get("seed")), ("limits", limits)]
     shown = ("date", "course_commit", "versions", "emulation", "seed", "limits")
     return items + [(k, v) for k, v in run.items() if k not in shown]
 
@@ -104,6 +110,7 @@ def render(data: ClassData) -> str:
         top=[(s, failure_groups(s)) for s in top],
         lessons=per_lesson,
         human=sorted(human, key=lambda r: (order[r.status], r.student, r.notebook)),
+        overridden=[r for r in data.rows if r.override],
         slowest=sorted(timed, key=lambda r: -r.seconds)[:5],
         median=median,
         roster=read_csv(roster) if roster.is_file() else None,

@@ -67,6 +67,7 @@ def load(out: Path) -> ClassData:
         )
         if d:
             row.detail, row.notes, row.seconds = d.get("detail") or "", list(d.get("notes") or []), d.get("seconds")
+            row.override = d.get("override") or None
             if abs(float(d.get("score", 0)) - row.score) > 1e-9 or d.get("status") != row.status:
                 problems.append(
                     f"{student}/{notebook}: grades.csv says {fmt(row.score)} {row.status}, "
@@ -146,6 +147,7 @@ def from_results(out: Path, results: Iterable[Result]) -> ClassData:
                 list(r.notes or []),
                 r.seconds,
                 checks,
+                r.override,
             )
         )
     problems = _row_problems(rows)
@@ -165,7 +167,8 @@ def _row_problems(rows: Iterable[Row]) -> list[str]:
         )
     for row in rows:
         total = sum(c.score for c in row.checks)
-        if row.checks and abs(total - row.score) > 1e-9:
+        graded = row.override["graded_score"] if row.override else row.score  # tests.csv holds what was graded
+        if row.checks and abs(total - graded) > 1e-9:
             problems.append(
                 f"{row.student}/{row.notebook}: tests.csv sums to {fmt(total)}, grades.csv says {fmt(row.score)}"
             )

@@ -16,6 +16,8 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from ..words import plural
+
 
 def _escaped(value) -> Markup:
     if hasattr(value, "__html__"):  # a macro's output or a caller's block: already escaped
@@ -39,6 +41,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["num"] = number
+    env.filters["count"] = plural  # {{ n|count("student") }}: "1 student", "2 students"
     return env
 
 
