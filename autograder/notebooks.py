@@ -142,3 +142,21 @@ def match_lessons(ids: frozenset[str], known: dict[str, frozenset[str]]) -> list
     lesson). One name: recognised; several: ambiguous; none: no lesson of the course."""
     exact = [n for n, theirs in known.items() if ids and ids == theirs]
     return exact or [n for n, theirs in known.items() if ids & theirs]
+
+
+def lesson_title(name: str, root: Path = ROOT) -> str:
+    """A lesson's title: the first level-1 heading of its solutions/ notebook, without the "#"
+    (the lesson's name where it has none, or the notebook is not there)."""
+    path = root / "solutions" / name / f"{name}.ipynb"
+    try:
+        import nbformat
+
+        cells = nbformat.read(str(path), as_version=4).cells
+    except (OSError, ValueError):
+        return name
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return name

@@ -896,3 +896,28 @@ def test_a_killed_workers_job_folder_is_removed_by_the_next_worker(tmp_path):
         alive.kill()
         alive.wait()
     assert workdir.remove_orphans(str(tmp_path)) == [busy]
+
+
+def test_a_feedback_page_has_the_lessons_title_and_whole_docstrings_grouped_by_exercise():
+    """Issue 31: a check's docstring is its whole first paragraph (a sentence wrapped over lines was
+    cut: "half an ulp of 1 (a tie, rounds to"); the page names the lesson by its title, says when it
+    was graded, and groups the checks under their exercise with its points."""
+    from autograder.grader.model import Outcome, Result, TestResult
+    from autograder.grader.outputs import feedback_html
+    from autograder.grader.plan import docstring
+    from autograder.notebooks import lesson_title
+
+    wrapped = '"""Visible: 1 + 2**-8 is half an ulp of 1 (a tie,\n    rounds to even: 1).\n\nMore."""\nx = 1'
+    assert docstring(wrapped) == "Visible: 1 + 2**-8 is half an ulp of 1 (a tie, rounds to even: 1)."
+    tests = [
+        TestResult("test_bf16_round_visible", 1, 1, doc=docstring(wrapped)),
+        TestResult("test_bf16_round_hidden", 0, 3, "failed", True, outcome=Outcome.WRONG),
+        TestResult("test_format_table_visible", 1, 1),
+    ]
+    title = lesson_title("01_number_formats")
+    assert title != "01_number_formats" and not title.startswith("#")
+    page = feedback_html(Result("ada", "01_number_formats", 2, 5, "ok", tests=tests), title, "2026-12-05")
+    assert f"<h1>{title}</h1>" in page.replace("&#x27;", "'") and "graded on 2026-12-05" in page
+    assert "rounds to even: 1)." in page
+    first, second = page.index("Exercise <code>bf16_round</code>: 1 / 4"), page.index("Exercise <code>format_table")
+    assert first < page.index("test_bf16_round_hidden") < second

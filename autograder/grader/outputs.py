@@ -9,6 +9,7 @@ spreadsheet formulas neutralised.
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .model import Outcome, Result, TestResult
 from .model import STATUSES
 from ..textsafe import safe_csv_cell as csv_cell
 from ..textsafe import printable
+from ..notebooks import lesson_title
 from ..report.templating import render
 
 
@@ -29,11 +31,30 @@ def shown_outcome(t: TestResult) -> str:
     return "not answered yet" if t.outcome == Outcome.UNANSWERED else str(t.outcome)
 
 
-def feedback_html(r: Result) -> str:
-    """A student's page (templates/feedback.html.j2): each check, its docstring, its outcome; never
-    test code, never a hidden test's message, inputs or expected values."""
+def exercises(r: Result) -> list[tuple[str, list[TestResult]]]:
+    """The checks grouped by the exercise (the function) they check, in the notebook's order."""
+    groups: dict[str, list[TestResult]] = {}
+    for t in r.tests:
+        name = t.grade_id.removeprefix("test_").removesuffix("_visible").removesuffix("_hidden")
+        groups.setdefault(name, []).append(t)
+    return list(groups.items())
+
+
+def feedback_html(r: Result, title: str = "", date: str = "") -> str:
+    """A student's page (templates/feedback.html.j2): the lesson's title and the date graded, then
+    each exercise with its checks, their docstrings and outcomes; never test code, never a hidden
+    test's message, inputs or expected values."""
     shown, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
-    return render("feedback.html.j2", r=r, status=shown, detail=detail, outcome=shown_outcome)
+    return render(
+        "feedback.html.j2",
+        r=r,
+        status=shown,
+        detail=detail,
+        outcome=shown_outcome,
+        exercises=exercises(r),
+        title=title or r.notebook,
+        date=date,
+    )
 
 
 def write_outputs(out: Path, results: list[Result]) -> None:
@@ -60,11 +81,14 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         "" if r.seed is None else r.seed,
                     ]
                 )
+    titles = {n: lesson_title(n) for n in {r.notebook for r in results}}
+    date = datetime.date.today().isoformat()
     for r in results:
         if r.status != "missing":
             path = out / "feedback" / r.student / f"{r.notebook}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(feedback_html(r), encoding="utf-8", errors="backslashreplace")
+            page = feedback_html(r, titles[r.notebook], date)
+            path.write_text(page, encoding="utf-8", errors="backslashreplace")
     (out / "results.json").write_text(json.dumps([r.to_dict() for r in results], indent=1))
 
 

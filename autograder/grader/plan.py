@@ -44,14 +44,15 @@ class Plan:
 
 
 def docstring(source: str) -> str:
-    """The first line of a test cell's docstring (what the check is about)."""
+    """The first paragraph of a test cell's docstring (what the check is about), on one line: a
+    sentence wrapped over several lines is kept whole."""
     try:
         doc = ast.get_docstring(ast.parse(source)) or ""
     except SyntaxError:
         m = re.match(r'\s*"""(.*?)(?:"""|\n)', source, re.S)
         doc = m.group(1) if m else ""
-    doc = doc.strip()
-    return doc.splitlines()[0] if doc else ""
+    paragraph = doc.strip().split("\n\n")[0]
+    return " ".join(paragraph.split())
 
 
 def run_order(tests: list[TestStep]) -> list[int]:
