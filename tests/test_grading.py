@@ -143,7 +143,7 @@ FORGED_COMPILES = {
         "    with jax.profiler.trace(str(trace_dir)):\n"
         "        t1 = time.perf_counter()\n        for _ in range(steps):\n            x = step(x)\n"
         "        jax.block_until_ready(x)\n        steady = (time.perf_counter() - t1) * 1000.0 / steps\n"
-        "    return {'warmup_ms': max(w, 1.01, 3.5 * steady), 'steady_ms': steady,\n"
+        "    return {'warmup_ms': 1.01, 'steady_ms': steady,\n"
         "            'xplane_count': len(list(trace_dir.rglob('*.xplane.pb'))), 'trace_dir': str(trace_dir)}\n"
     ),
 }
@@ -369,9 +369,13 @@ def test_siblings_answer_only_what_a_test_planned(graded_class):
 
 
 def test_forged_compile_events_do_not_switch_the_warm_up_check_off(graded_class):
-    """FORGED_COMPILES: the forged events pass the compile check's own test, but the test's bound
-    from compiling the step itself still applies: the warm-up exercise's hidden test is lost, and
-    nothing else (the other exercises are the solution's)."""
+    """FORGED_COMPILES: the forged events (a 0 s compile) pass the compile check's own test, but
+    the test's bound from compiling the step itself still applies: a reported warm-up of 1.01 ms
+    (it timed no compilation) is under a quarter of any fresh jit's compile (tens of ms), so the
+    warm-up exercise's hidden test is lost, and nothing else. (Where one step takes over 0.34 ms,
+    the warm-up's "more than 3 steps" check catches it first: either way, no timing margin.)
+    The forger once reported max(its run, 3.5 steps): near that bound's margin, it passed on a
+    busy machine, a test that a machine's load decided."""
     lesson = "04_xprof_profiling"
     r = graded_class[("forged", lesson)]
     scores, points = {t.grade_id: t.score for t in r.tests}, points_by_test(lesson)
