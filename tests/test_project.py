@@ -237,3 +237,20 @@ def test_no_module_of_the_tooling_is_over_350_lines():
     }
     assert big == {}
     assert [p for p in (ROOT / "autograder").rglob("*.py") if not p.read_text().startswith('"""')] == []
+
+
+# What a reader of the course outside this project's workshop cannot follow: paths outside the
+# repository, and words of the project's own development history.
+OUTSIDE = re.compile(r"\.\./shared|shared/COURSE\.md|\.library|/work/|\b[Ss]ession \d+\b|\b[Ss]top \d+\b")
+
+
+def test_docs_lessons_and_tooling_name_nothing_outside_the_repository():
+    """Issue 31: README, docs/, the lessons (solutions/ and the release), the tooling and its
+    templates point at nothing outside the repository and at no session of its development (a
+    planted line is found)."""
+    files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    files += [*(ROOT / "solutions").rglob("*.ipynb"), *(ROOT / "notebooks").rglob("*.ipynb")]
+    files += [p for p in (ROOT / "autograder").rglob("*") if p.suffix in (".py", ".j2", ".md")]
+    hits = [f"{p.relative_to(ROOT)}: {m.group()}" for p in files for m in OUTSIDE.finditer(p.read_text())]
+    assert len(files) > 60 and hits == []
+    assert OUTSIDE.search("see ../shared/COURSE.md, as Session 2's reviewers said")
