@@ -40,10 +40,11 @@ def escape_controls(text: str, keep: str = "") -> str:
     return CONTROL.sub(escape, whole_text(str(text)))
 
 
-def printable(text: str, limit: int = 300) -> str:
-    """``text`` for a terminal, a log line or a feedback note: controls escaped (tabs and newlines
-    kept), at most ``limit`` characters."""
-    text = escape_controls(text, keep="\t\n")
+def printable(text: str, limit: int = 300, keep: str = "\t\n") -> str:
+    """``text`` for a terminal, a log line or a feedback note: controls escaped (but those in
+    ``keep``: tabs and newlines unless told; ``keep=""`` makes it one line), at most ``limit``
+    characters."""
+    text = escape_controls(text, keep=keep)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

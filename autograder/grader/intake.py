@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..notebooks import answer_ids, match_lessons
-from ..textsafe import escape_controls, printable
+from ..textsafe import printable
 from ..words import human_bytes
 from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
 from .wire import whole_text
@@ -133,12 +133,6 @@ def _folder(root: Path, folder: Path):
                 yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
 
 
-def _shown(path: str) -> str:
-    """A path as a note shows it: one line, control characters escaped, at most 200 characters."""
-    text = escape_controls(path)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
 def _too_big() -> str:
     return f"over {MAX_NOTEBOOK_BYTES // 2**20} MiB: not read"
 
@@ -150,7 +144,7 @@ def _zip(path: Path) -> tuple[list[Entry], list[str]]:
         raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
     out, notes, total = [], [], 0
     for info in zf.infolist():
-        shown = _shown(info.filename)
+        shown = printable(info.filename, 200, keep="")
         parts = tuple(p for p in info.filename.replace("\\", "/").split("/") if p not in ("", "."))
         if info.filename.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", info.filename) or ".." in parts:
             notes.append(f"{shown}: a path outside the zip (absolute or with '..'): not read")
@@ -242,7 +236,7 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             taken.notes.append(f"{len(users)} Canvas users are named {printable(name)}: graded as <name>_<user id>")
     candidates: dict[Key, list[tuple]] = {}
     for e in listed:
-        shown = _shown("/".join(e.parts))
+        shown = printable("/".join(e.parts), 200, keep="")
         who = owner(e.parts, canvas_names)
         if who is None:
             if not e.folder:

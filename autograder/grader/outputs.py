@@ -18,6 +18,7 @@ from .model import STATUSES
 from ..textsafe import safe_csv_cell as csv_cell
 from ..textsafe import printable
 from ..notebooks import lesson_title
+from ..report.stats import exercise_of
 from ..report.templating import render
 
 
@@ -35,8 +36,7 @@ def exercises(r: Result) -> list[tuple[str, list[TestResult]]]:
     """The checks grouped by the exercise (the function) they check, in the notebook's order."""
     groups: dict[str, list[TestResult]] = {}
     for t in r.tests:
-        name = t.grade_id.removeprefix("test_").removesuffix("_visible").removesuffix("_hidden")
-        groups.setdefault(name, []).append(t)
+        groups.setdefault(exercise_of(t.grade_id), []).append(t)
     return list(groups.items())
 
 
