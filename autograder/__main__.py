@@ -1,4 +1,4 @@
-"""Command line: python -m autograder {report,release,grade,override,check,run,lab,publish};
+"""Command line: python -m autograder {report,release,grade,override,feedback,check,run,lab,publish};
 `python -m autograder COMMAND --help` says what each takes."""
 
 from __future__ import annotations
@@ -69,6 +69,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--score", type=float, default=None, help="the score to record (0 to the lesson's points)")
     p.add_argument("--reason", default="", help="why (shown in results.json and the report; required to set)")
     p.add_argument("--remove", action="store_true", help="remove the override: the graded score is back")
+
+    p = sub.add_parser(
+        "feedback",
+        help="OUT --zip: pack OUT's feedback pages for delivery (per student, or an LMS's bulk-upload zip)",
+        description="Pack the feedback pages `grade` wrote into OUT/feedback-zips/: one zip per student, or per "
+        "lesson the zip Canvas (Re-Upload Submissions) or Moodle (Upload multiple feedback files in a zip) "
+        "takes, its files named after each student's download (autograder/report/archives.py).",
+    )
+    p.add_argument("out", type=Path, help="a grading OUT folder (python -m autograder grade ... --out OUT)")
+    p.add_argument("--zip", action="store_true", required=True, help="write the archives (the one action)")
+    p.add_argument(
+        "--format",
+        default="auto",
+        choices=("auto", "students", "canvas", "moodle"),
+        help="auto (default): per lesson, the LMS every upload came from, else one zip per student",
+    )
 
     p = sub.add_parser("check", help="self-check one notebook against the hidden tests")
     p.add_argument(
@@ -160,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "override":
         return override(args)
+    if args.command == "feedback":
+        from .report.archives import main as pack_main
+
+        return pack_main(args.out, args.format)
     if args.command == "check":
         return check(args.notebook, _settings(args))
     if args.command == "run":

@@ -8,6 +8,7 @@ the module (one xdist worker owns the module: tests/conftest.py); the tests read
 
 import csv
 import json
+import zipfile
 import subprocess
 import sys
 import threading
@@ -319,6 +320,22 @@ def test_command_line_grade_and_check(tmp_path):
     assert {r["notebook"] for r in json.loads((out / "results.json").read_text())} == {lesson}
     feedback = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
     assert "NotImplementedError" in feedback and "_ref_" not in feedback
+    uploads = {r["student"]: r["upload"] for r in json.loads((out / "results.json").read_text())}
+    assert uploads == {"lovelaceada": ada.name, "bob": f"bob/{bob.name}", "cy": ""}, uploads
+
+    # feedback out: a lesson uploaded two ways is packed per student; as Canvas, bob cannot be named
+    packed = subprocess.run(cmd + ["feedback", str(out), "--zip"], cwd=ROOT, capture_output=True, text=True)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    zips = out / "feedback-zips"
+    assert sorted(p.name for p in zips.iterdir()) == ["bob.zip", "lovelaceada.zip"]
+    with zipfile.ZipFile(zips / "bob.zip") as z:
+        assert z.read(f"{lesson}.html").decode() == feedback
+    canvas = subprocess.run(
+        cmd + ["feedback", str(out), "--zip", "--format", "canvas"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert canvas.returncode == 1 and f"bob/{lesson}: not uploaded as Canvas names" in canvas.stdout, canvas.stdout
+    with zipfile.ZipFile(zips / f"{lesson}-canvas.zip") as z:
+        assert z.namelist() == [f"lovelaceada_4401_998877_feedback_{lesson}.html"]
 
     ok = subprocess.run(cmd + ["check", str(ada)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert ok.returncode == 0 and f"Score: {total:g} / {total:g}" in ok.stdout, ok.stdout + ok.stderr

@@ -220,6 +220,9 @@ def grade(
             if k in results and results[k].status != "missing":
                 extra = [printable(n, 500) for n in notes[:5]]  # bounded: 2,000 copies make one long note
                 results[k].notes = [*results[k].notes, *(n for n in extra if n not in results[k].notes)]
+        for k, sub in found.items():  # which upload each row graded: feedback archives name it back
+            if k in results:
+                results[k].upload = sub.name
         for r in results.values():  # the scope as decided now; a grader-error is no row (next run grades it)
             if r.status != Status.GRADER_ERROR:
                 journal.append_row(r)

@@ -139,6 +139,7 @@ class Result:
     seed: int | None = None  # GRADING_SEED the hidden tests drew their inputs from (None: not graded)
     shown_status: str = ""  # the status on the student's page: from visible tests only ("": status)
     shown_detail: str = ""
+    upload: str = ""  # the graded file's path in the download, as intake found it (LMS names included)
     # an instructor's score (overrides.py): {"score", "reason", "graded_score", "date"}; set on the
     # rows an OUT's outputs are written from, never journaled (the journal keeps what was graded)
     override: dict | None = None
