@@ -11,7 +11,7 @@ CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul 
 3. the wrong answers that only a device exposes (``"only_under"`` in tests/mutants/), with no
    emulation at all: on a TPU their hidden tests must catch them; elsewhere it is reported.
 
-It writes OUT/hardware.json and OUT/hardware.md (the table the README quotes) and exits 1 if a
+It writes OUT/hardware.json and OUT/hardware.md (the table docs/TESTING.md quotes) and exits 1 if a
 notebook fails (or, on a TPU, a device-only wrong answer passes). Beside JAX, only nbformat,
 nbclient and an IPython kernel are needed (no nbgrader). How to run it: docs/HARDWARE.md.
 """

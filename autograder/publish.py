@@ -114,7 +114,7 @@ def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
 NO_STUDENT_REPOSITORY = (
     "pyproject.toml sets no [tool.course] student_repository, so the published badges would open "
     "the instructor's repository: set student_repository to your public student repository's URL "
-    "(README, For instructors), or pass --upstream-is-public if students are meant to open {repository}"
+    "(docs/INSTRUCTORS.md), or pass --upstream-is-public if students are meant to open {repository}"
 )
 
 
