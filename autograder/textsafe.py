@@ -71,10 +71,21 @@ def safe_csv_cell(value) -> str:
     return "'" + text if starts_formula else text
 
 
+def name_cell(name: str) -> str:
+    """A name (a student's) as a CSV cell the grader writes: safe_csv_cell's neutralised form, made
+    one-to-one so that two different names never share a cell (an LMS would merge their rows):
+    backslashes are doubled before control characters are escaped, and a name that itself starts
+    with ``'`` gets one more, as a formula does (decoding: drop one leading ``'``, then undo the
+    escapes)."""
+    text = str(name).replace("\\", "\\\\")
+    cell = safe_csv_cell(text)
+    return "'" + cell if text.startswith("'") else cell
+
+
 def csv_forms(name: str) -> set[str]:
     """The ways a CSV writer that neutralises cells may have written ``name``."""
     escaped = escape_controls(str(name))
-    return {safe_csv_cell(name), escaped, "'" + escaped}
+    return {name_cell(name), safe_csv_cell(name), escaped, "'" + escaped}
 
 
 def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False, lineterminator: str = "\r\n") -> Path:

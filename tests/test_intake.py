@@ -284,3 +284,21 @@ def test_red_team_5_an_unlistable_folder_is_named(tmp_path):
     assert ("ok", ONE) in taken.found
     notes = " ".join(taken.notes)
     assert "cannot be listed (Permission denied)" in notes and str(tmp_path) not in notes
+
+
+def test_one_students_thousands_of_uploads_are_not_all_parsed(tmp_path, monkeypatch):
+    """A student's notebooks past MAX_NOTEBOOKS_PER_STUDENT are named and never parsed (each parse
+    of a large notebook takes seconds): the class is not held up by one student's uploads, and the
+    other students are read as usual."""
+    module = intake()
+    cap = module.MAX_NOTEBOOKS_PER_STUDENT
+    files = {f"ada/junk_{i:03d}.ipynb": ONE for i in range(cap + 6)} | {f"bob/{TWO}.ipynb": TWO}
+    root = lay_out(tmp_path, files, as_zip=False)
+    parsed = []
+    real = module.parse_notebook
+    monkeypatch.setattr(module, "parse_notebook", lambda raw: parsed.append(1) or real(raw))
+    taken = module.take(root, known())
+    assert len(parsed) == cap + 1, "ada's first notebooks and bob's one"
+    unread = [n for n in taken.notes if f"over {cap} notebooks from one student: not read" in n]
+    assert len(unread) == 6 and all("ada/junk_" in n for n in unread)
+    assert set(taken.found) == {("ada", ONE), ("bob", TWO)}

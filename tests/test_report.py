@@ -821,3 +821,32 @@ def test_the_roster_never_erases_a_grade_the_download_has_no_notebook_for(tmp_pa
     assert float(by_login["ada"][col]) == float(grades[("ada", "06_block_scaled_formats")]["score"]) == 19
     kept = [r for r in read_csv(out / "roster_check.csv") if r["kind"] == "kept the LMS's grade"]
     assert [r["student"] for r in kept] == ["cy"]
+
+
+def test_names_that_neutralise_alike_keep_their_own_rows(tmp_path):
+    """Two students whose names a formula-neutraliser writes alike ("=a" and "'=a"; a control
+    character and its escape spelled out) get distinct grades.csv cells (textsafe.name_cell is
+    one-to-one) and the report joins each cell to its own results.json row: no merged or swapped
+    grades, no disagreement listed."""
+    from autograder.textsafe import name_cell
+
+    pairs = [("=a", "'=a"), ("b\n", "b\\n"), ("'c", "''c"), ("\\", "\\\\")]
+    names = [n for pair in pairs for n in pair]
+    assert len({name_cell(n) for n in names}) == len(names)
+    assert len({safe_csv_cell(n) for n in names}) < len(names), "the plain neutraliser collides: the case"
+    from autograder.grader.model import Result
+    from autograder.grader.outputs import write_outputs
+    from autograder.report.load import load
+
+    made = generated_out(tmp_path, n=0, names=names, seed=5)
+    out = tmp_path / "graded"
+    write_outputs(out, [Result.from_dict(d) for d in json.loads((made / "results.json").read_text())])
+    cells = {g["student"] for g in read_csv(out / "grades.csv")}
+    assert cells == {name_cell(n) for n in names}, cells
+    data = load(out)
+    assert data.problems == []
+    results = {(d["student"], d["notebook"]): d["score"] for d in json.loads((out / "results.json").read_text())}
+    assert {(r.student, r.notebook): r.score for r in data.rows} == results
+    write_exports(out)
+    wide = [r["student"] for r in read_csv(out / "grades_wide.csv")][1:]  # after "Points Possible"
+    assert sorted(wide) == sorted(cells), wide

@@ -33,7 +33,9 @@ no answer cells), so that its row is an ``error``, never a silent ``missing``. N
   then its name) is graded; the other is named in a printed note and in the graded row's notes;
 - a notebook whose exercises are no lesson's, or two lessons': not graded, named in a note;
 - a zip member that is absolute, has ``..`` or is a symlink, is over MAX_NOTEBOOK_BYTES, is
-  corrupt, or comes after MAX_ZIP_BYTES of members: not read, named in a note; never fatal.
+  corrupt, or comes after MAX_ZIP_BYTES of members: not read, named in a note; never fatal;
+- a student's notebooks past the first MAX_NOTEBOOKS_PER_STUDENT: not parsed, named in a note
+  (a file among them named like a lesson stands for it as an ``error`` row, as an unreadable one does).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from pathlib import Path
 from ..notebooks import answer_ids, match_lessons
 from ..textsafe import printable
 from ..words import human_bytes
-from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_ZIP_BYTES
+from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT, MAX_ZIP_BYTES
 from .wire import whole_text
 from .submissions import parse_notebook
 
@@ -235,6 +237,7 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         if len(users) > 1:
             taken.notes.append(f"{len(users)} Canvas users are named {printable(name)}: graded as <name>_<user id>")
     candidates: dict[Key, list[tuple]] = {}
+    opened: dict[str, int] = {}  # notebooks of each student so far (MAX_NOTEBOOKS_PER_STUDENT)
     for e in listed:
         shown = printable("/".join(e.parts), 200, keep="")
         who = owner(e.parts, canvas_names)
@@ -254,6 +257,9 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             continue
         hint = base_name(filename) if base_name(filename) in known else None
         lessons, why, read = [], e.bad, e.read
+        opened[student] = opened.get(student, 0) + 1
+        if read is not None and opened[student] > MAX_NOTEBOOKS_PER_STUDENT:
+            read, why = None, f"over {MAX_NOTEBOOKS_PER_STUDENT} notebooks from one student: not read"
         if read is not None:
             try:
                 raw = read()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .model import Outcome, Result, TestResult
 from .model import STATUSES
-from ..textsafe import safe_csv_cell as csv_cell
+from ..textsafe import name_cell
 from ..textsafe import printable
 from ..notebooks import lesson_title
 from ..report.stats import exercise_of
@@ -64,7 +64,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
         w = csv.writer(f)
         w.writerow(["student", "notebook", "score", "max_score", "status"])
         for r in results:
-            w.writerow([csv_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
+            w.writerow([name_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["student", "notebook", "grade_id", "score", "max_score", "outcome", "seed"])
@@ -72,7 +72,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             for t in r.tests:
                 w.writerow(
                     [
-                        csv_cell(r.student),
+                        name_cell(r.student),
                         r.notebook,
                         t.grade_id,
                         f"{t.score:g}",

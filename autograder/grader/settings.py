@@ -18,6 +18,9 @@ ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own tim
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
 MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed (submissions.py)
 MAX_ZIP_BYTES = 2 * GiB  # an LMS zip's members, uncompressed, together: read up to this, the rest named (intake.py)
+# notebooks of one student read to find their lessons (4 per lesson): the rest are named, not parsed,
+# so one student's thousands of uploads cannot hold up the class (intake.py)
+MAX_NOTEBOOKS_PER_STUDENT = 24
 MAX_NAME_CHARS = 255  # a submitted file's name, as every common file system allows (intake.py)
 MAX_FOLDER_DEPTH = 64  # deeper folders in the work folder: a limit reached, not a place to hide files
 MAX_COMPILES = 256  # compile events one call may report (compiles.py)

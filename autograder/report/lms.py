@@ -11,7 +11,7 @@ import io
 import re
 from pathlib import Path
 
-from ..textsafe import write_safe_csv
+from ..textsafe import name_cell, write_safe_csv
 from .data import ClassData, fmt
 from .load import load
 
@@ -26,7 +26,7 @@ def wide_rows(data: ClassData) -> list[list]:
     scores = {(r.student, r.notebook): r.score for r in data.rows}
     for s in data.students:
         mine = [scores.get((s, n)) for n in lessons]
-        table.append([s, *mine, sum(x for x in mine if x is not None)])
+        table.append([name_cell(s), *mine, sum(x for x in mine if x is not None)])  # as grades.csv names them
     return table
 
 

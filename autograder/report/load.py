@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..grader.model import Result, Status
-from ..textsafe import csv_forms, safe_csv_cell
+from ..textsafe import csv_forms, name_cell, safe_csv_cell
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 
 
@@ -46,10 +46,15 @@ def load(out: Path) -> ClassData:
         problems.append("results.json is missing: no docstrings, messages, details or timings")
     # The CSVs hold names as a neutraliser wrote them: join in that form (safe_csv_cell's, or
     # any writer that escapes control characters the same way with or without the leading ').
+    # The grader's own form (name_cell) is one-to-one and joins first: another name's looser form
+    # never takes a row that is exactly someone's.
     by_key, joins = {}, {}
     for d in results:
-        key = (safe_csv_cell(d["student"]), safe_csv_cell(d["notebook"]))
+        key = (name_cell(d["student"]), safe_csv_cell(d["notebook"]))
         by_key[key] = d
+        joins[key] = key
+    for d in results:
+        key = (name_cell(d["student"]), safe_csv_cell(d["notebook"]))
         for form in csv_forms(d["student"]):
             joins.setdefault((form, key[1]), key)
 
