@@ -1,9 +1,19 @@
-"""Plausible wrong answers for 01_number_formats (see docs/AUTHORING.md)."""
+"""Known wrong answers to 01_number_formats's exercises: course content for instructors, never released.
 
-MUTANTS = [
-    # ---------------------------------------------------------------- format_table
+Each is a plausible mistake a student makes, with its code (``source``), a short ``name`` and an
+``explanation`` a student reads when the grader finds that their function behaves like it, and the
+lesson ``section`` to re-read. The grader diagnoses failed checks against them; the test suite
+grades each one and asserts it loses only its own exercise. Plain data (read with
+ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
+
+MISTAKES = [
+    # ---------------------------------------------------------- format_table
     {
+        "id": "mantissa-bits-counts-the-implicit-leadin",
         "function": "format_table",
+        "name": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
+        "explanation": "",
+        "section": "",
         "why": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
         "source": """
 def format_table():
@@ -17,7 +27,11 @@ def format_table():
 """,
     },
     {
+        "id": "float8-e4m3-with-inf-max-240-instead-of",
         "function": "format_table",
+        "name": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
+        "explanation": "",
+        "section": "",
         "why": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
         "source": """
 def format_table():
@@ -32,7 +46,11 @@ def format_table():
 """,
     },
     {
+        "id": "smallest-normal-taken-as-the-smallest-su",
         "function": "format_table",
+        "name": "smallest_normal taken as the smallest subnormal",
+        "explanation": "",
+        "section": "",
         "why": "smallest_normal taken as the smallest subnormal",
         "source": """
 def format_table():
@@ -46,7 +64,11 @@ def format_table():
 """,
     },
     {
+        "id": "exponent-bits-bits-mantissa-bits-forgets",
         "function": "format_table",
+        "name": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
+        "explanation": "",
+        "section": "",
         "why": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
         "source": """
 def format_table():
@@ -60,7 +82,11 @@ def format_table():
 """,
     },
     {
+        "id": "eps-taken-as-the-unit-roundoff-eps-2",
         "function": "format_table",
+        "name": "eps taken as the unit roundoff eps/2",
+        "explanation": "",
+        "section": "",
         "why": "eps taken as the unit roundoff eps/2",
         "source": """
 def format_table():
@@ -73,9 +99,13 @@ def format_table():
     return rows
 """,
     },
-    # ---------------------------------------------------------------- bf16_round
+    # ------------------------------------------------------------ bf16_round
     {
+        "id": "rounds-to-float16-instead-of-bfloat16",
         "function": "bf16_round",
+        "name": "rounds to float16 instead of bfloat16",
+        "explanation": "",
+        "section": "",
         "why": "rounds to float16 instead of bfloat16",
         "source": """
 def bf16_round(x):
@@ -83,7 +113,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "truncation-clears-the-low-16-bits-instea",
         "function": "bf16_round",
+        "name": "truncation (clears the low 16 bits) instead of round to nearest even",
+        "explanation": "",
+        "section": "",
         "why": "truncation (clears the low 16 bits) instead of round to nearest even",
         "source": """
 def bf16_round(x):
@@ -92,7 +126,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "ties-rounded-away-from-zero-adds-0x8000",
         "function": "bf16_round",
+        "name": "ties rounded away from zero (adds 0x8000), NaN handled",
+        "explanation": "",
+        "section": "",
         "why": "ties rounded away from zero (adds 0x8000), NaN handled",
         "source": """
 def bf16_round(x):
@@ -103,7 +141,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "rne-without-nan-handling-low-payload-nan",
         "function": "bf16_round",
+        "name": "RNE without NaN handling: low-payload NaNs become inf",
+        "explanation": "",
+        "section": "",
         "why": "RNE without NaN handling: low-payload NaNs become inf",
         "source": """
 def bf16_round(x):
@@ -113,7 +155,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "nan-detected-on-the-rounded-result-not-t",
         "function": "bf16_round",
+        "name": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
+        "explanation": "",
+        "section": "",
         "why": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
         "source": """
 def bf16_round(x):
@@ -124,7 +170,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "tie-breaking-reads-bit-15-the-round-bit",
         "function": "bf16_round",
+        "name": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
+        "explanation": "",
+        "section": "",
         "why": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
         "source": """
 def bf16_round(x):
@@ -136,7 +186,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "flushes-subnormals-to-zero-what-tpu-hard",
         "function": "bf16_round",
+        "name": "flushes subnormals to zero (what TPU hardware does, not the contract)",
+        "explanation": "",
+        "section": "",
         "why": "flushes subnormals to zero (what TPU hardware does, not the contract)",
         "source": """
 def bf16_round(x):
@@ -149,7 +203,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "saturates-overflow-to-the-largest-bfloat",
         "function": "bf16_round",
+        "name": "saturates overflow to the largest bfloat16 instead of inf",
+        "explanation": "",
+        "section": "",
         "why": "saturates overflow to the largest bfloat16 instead of inf",
         "source": """
 def bf16_round(x):
@@ -163,7 +221,11 @@ def bf16_round(x):
 """,
     },
     {
+        "id": "rounds-in-place-modifies-the-caller-s-ar",
         "function": "bf16_round",
+        "name": "rounds in place: modifies the caller's array",
+        "explanation": "",
+        "section": "",
         "why": "rounds in place: modifies the caller's array",
         "source": """
 def bf16_round(x):
@@ -174,9 +236,13 @@ def bf16_round(x):
     return x
 """,
     },
-    # ---------------------------------------------------------------- sequential_sum
+    # -------------------------------------------------------- sequential_sum
     {
+        "id": "accumulates-in-float64-and-rounds-once-a",
         "function": "sequential_sum",
+        "name": "accumulates in float64 and rounds once at the end",
+        "explanation": "",
+        "section": "",
         "why": "accumulates in float64 and rounds once at the end",
         "source": """
 def sequential_sum(values, dtype):
@@ -188,7 +254,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "accumulates-in-float32-and-rounds-once-a",
         "function": "sequential_sum",
+        "name": "accumulates in float32 and rounds once at the end (what the MXU does)",
+        "explanation": "",
+        "section": "",
         "why": "accumulates in float32 and rounds once at the end (what the MXU does)",
         "source": """
 def sequential_sum(values, dtype):
@@ -200,7 +270,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "sums-right-to-left",
         "function": "sequential_sum",
+        "name": "sums right to left",
+        "explanation": "",
+        "section": "",
         "why": "sums right to left",
         "source": """
 def sequential_sum(values, dtype):
@@ -212,7 +286,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "does-not-convert-the-values-first-rounds",
         "function": "sequential_sum",
+        "name": "does not convert the values first (rounds only the running sum)",
+        "explanation": "",
+        "section": "",
         "why": "does not convert the values first (rounds only the running sum)",
         "source": """
 def sequential_sum(values, dtype):
@@ -224,7 +302,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "np-sum-in-dtype-pairwise-with-float32-pa",
         "function": "sequential_sum",
+        "name": "np.sum in dtype (pairwise with float32 partials for float16)",
+        "explanation": "",
+        "section": "",
         "why": "np.sum in dtype (pairwise with float32 partials for float16)",
         "source": """
 def sequential_sum(values, dtype):
@@ -232,7 +314,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "returns-a-numpy-scalar-of-dtype-not-a-py",
         "function": "sequential_sum",
+        "name": "returns a NumPy scalar of dtype, not a Python float",
+        "explanation": "",
+        "section": "",
         "why": "returns a NumPy scalar of dtype, not a Python float",
         "source": """
 def sequential_sum(values, dtype):
@@ -243,9 +329,13 @@ def sequential_sum(values, dtype):
     return total
 """,
     },
-    # ---------------------------------------------------------------- pairwise_sum
+    # ---------------------------------------------------------- pairwise_sum
     {
+        "id": "splits-at-n-1-2",
         "function": "pairwise_sum",
+        "name": "splits at (n + 1) // 2",
+        "explanation": "",
+        "section": "",
         "why": "splits at (n + 1) // 2",
         "source": """
 def pairwise_sum(values, dtype):
@@ -262,7 +352,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
+        "id": "bottom-up-pairing-of-neighbours-a-differ",
         "function": "pairwise_sum",
+        "name": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
+        "explanation": "",
+        "section": "",
         "why": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
         "source": """
 def pairwise_sum(values, dtype):
@@ -279,7 +373,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
+        "id": "recursion-in-float64-rounded-to-dtype-on",
         "function": "pairwise_sum",
+        "name": "recursion in float64, rounded to dtype only at the end",
+        "explanation": "",
+        "section": "",
         "why": "recursion in float64, rounded to dtype only at the end",
         "source": """
 def pairwise_sum(values, dtype):
@@ -295,7 +393,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
+        "id": "does-not-convert-the-values-first-only-s",
         "function": "pairwise_sum",
+        "name": "does not convert the values first (only sums are rounded)",
+        "explanation": "",
+        "section": "",
         "why": "does not convert the values first (only sums are rounded)",
         "source": """
 def pairwise_sum(values, dtype):
@@ -312,7 +414,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
+        "id": "a-single-value-is-returned-unconverted",
         "function": "pairwise_sum",
+        "name": "a single value is returned unconverted",
+        "explanation": "",
+        "section": "",
         "why": "a single value is returned unconverted",
         "source": """
 def pairwise_sum(values, dtype):
@@ -330,9 +436,13 @@ def pairwise_sum(values, dtype):
     return float(rec(v))
 """,
     },
-    # ------------------------------------------ found by independent reviewers (session 2)
+    # ------------------------------------------------------------ bf16_round
     {
+        "id": "returns-a-numpy-scalar-not-an-ndarray-fo",
         "function": "bf16_round",
+        "name": "returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)",
+        "explanation": "",
+        "section": "",
         "why": "returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)",
         "source": """
 def bf16_round(x):
@@ -344,8 +454,13 @@ def bf16_round(x):
     return out.view(np.float32)
 """,
     },
+    # -------------------------------------------------------- sequential_sum
     {
+        "id": "converts-the-values-via-float32-double-r",
         "function": "sequential_sum",
+        "name": "converts the values via float32 (double rounding of float64 inputs)",
+        "explanation": "",
+        "section": "",
         "why": "converts the values via float32 (double rounding of float64 inputs)",
         "source": """
 def sequential_sum(values, dtype):
@@ -357,7 +472,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
+        "id": "starts-the-running-sum-at-v-0-empty-inpu",
         "function": "sequential_sum",
+        "name": "starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0",
+        "explanation": "",
+        "section": "",
         "why": "starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0",
         "source": """
 def sequential_sum(values, dtype):
@@ -371,8 +490,13 @@ def sequential_sum(values, dtype):
     return float(s)
 """,
     },
+    # ---------------------------------------------------------- pairwise_sum
     {
+        "id": "converts-through-jnp-array-values-float3",
         "function": "pairwise_sum",
+        "name": "converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs",
+        "explanation": "",
+        "section": "",
         "why": "converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs",
         "source": """
 def pairwise_sum(values, dtype):
@@ -390,9 +514,13 @@ def pairwise_sum(values, dtype):
     return float(rec(v))
 """,
     },
-    # ------------------------------------------ found by a second round of reviewers (session 2)
+    # -------------------------------------------------------- sequential_sum
     {
+        "id": "converts-in-place-a-float64-ndarray-argu",
         "function": "sequential_sum",
+        "name": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
+        "explanation": "",
+        "section": "",
         "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
         "source": """
 def sequential_sum(values, dtype):
@@ -405,8 +533,13 @@ def sequential_sum(values, dtype):
     return float(s)
 """,
     },
+    # ---------------------------------------------------------- pairwise_sum
     {
+        "id": "converts-in-place-a-float64-ndarray-argu",
         "function": "pairwise_sum",
+        "name": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
+        "explanation": "",
+        "section": "",
         "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
         "source": """
 def pairwise_sum(values, dtype):
@@ -423,8 +556,13 @@ def pairwise_sum(values, dtype):
     return float(rec(0, len(v)))
 """,
     },
+    # -------------------------------------------------------- sequential_sum
     {
+        "id": "converts-a-list-argument-in-place-values",
         "function": "sequential_sum",
+        "name": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
+        "explanation": "",
+        "section": "",
         "why": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
         "source": """
 def sequential_sum(values, dtype):
