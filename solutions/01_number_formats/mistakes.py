@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # ---------------------------------------------------------- format_table
     {
-        "id": "mantissa-bits-counts-the-implicit-leadin",
+        "id": "nmant-plus-one",
         "function": "format_table",
-        "name": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
-        "explanation": "",
-        "section": "",
+        "name": "mantissa bits count the implicit leading 1",
+        "explanation": "Your table counts one mantissa bit more than each format stores: it includes the leading 1 of a normal number. That bit is implicit, never stored, so a format's mantissa width is only its fraction bits. Revisit how a normal number's value is built from its three fields.",
+        "section": "1. A float is three bit fields",
         "why": "mantissa_bits counts the implicit leading 1 (nmant + 1)",
         "source": """
 def format_table():
@@ -27,11 +27,11 @@ def format_table():
 """,
     },
     {
-        "id": "float8-e4m3-with-inf-max-240-instead-of",
+        "id": "e4m3-not-e4m3fn",
         "function": "format_table",
-        "name": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
-        "explanation": "",
-        "section": "",
+        "name": "float8_e4m3 (with inf) used for float8_e4m3fn",
+        "explanation": "Your float8_e4m3fn row describes float8_e4m3, a different format that reserves its whole top exponent for inf and NaN, so its largest value is 240. The fn variant (finite, no inf) keeps only one pattern for NaN and reaches 448. Revisit what the all-ones exponent means in each format.",
+        "section": "1. A float is three bit fields",
         "why": "float8_e4m3 (with inf, max 240) instead of float8_e4m3fn",
         "source": """
 def format_table():
@@ -46,11 +46,11 @@ def format_table():
 """,
     },
     {
-        "id": "smallest-normal-taken-as-the-smallest-su",
+        "id": "smallest-subnormal",
         "function": "format_table",
-        "name": "smallest_normal taken as the smallest subnormal",
-        "explanation": "",
-        "section": "",
+        "name": "smallest normal taken as the smallest subnormal",
+        "explanation": "Your smallest_normal is the smallest subnormal number, far below the smallest normal one. Subnormals (exponent field all zeros) give up the implicit leading 1 to reach further toward zero, and the smallest normal number is where they stop. Revisit the two cases of the value formula, normal and subnormal.",
+        "section": "1. A float is three bit fields",
         "why": "smallest_normal taken as the smallest subnormal",
         "source": """
 def format_table():
@@ -64,11 +64,11 @@ def format_table():
 """,
     },
     {
-        "id": "exponent-bits-bits-mantissa-bits-forgets",
+        "id": "exponent-bits-no-sign",
         "function": "format_table",
-        "name": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
-        "explanation": "",
-        "section": "",
+        "name": "exponent width forgets the sign bit",
+        "explanation": "Your exponent width is the total width minus the mantissa bits, so it also counts the sign bit and comes out one too large. A float is three fields (sign, exponent, mantissa), and only the exponent field sets the range. Revisit the layout of the three fields.",
+        "section": "1. A float is three bit fields",
         "why": "exponent_bits = bits - mantissa_bits (forgets the sign bit)",
         "source": """
 def format_table():
@@ -82,11 +82,11 @@ def format_table():
 """,
     },
     {
-        "id": "eps-taken-as-the-unit-roundoff-eps-2",
+        "id": "eps-as-unit-roundoff",
         "function": "format_table",
-        "name": "eps taken as the unit roundoff eps/2",
-        "explanation": "",
-        "section": "",
+        "name": "eps taken as the unit roundoff (half of eps)",
+        "explanation": "Your eps is half the real value: it is the unit roundoff, the largest relative error of rounding to nearest. Machine epsilon is the gap between 1.0 and the next larger number, one ulp at 1. Revisit how the spacing between neighbours relates to the mantissa width.",
+        "section": "2. Precision: the spacing between neighbours (ulp)",
         "why": "eps taken as the unit roundoff eps/2",
         "source": """
 def format_table():
@@ -101,11 +101,11 @@ def format_table():
     },
     # ------------------------------------------------------------ bf16_round
     {
-        "id": "rounds-to-float16-instead-of-bfloat16",
+        "id": "float16-not-bfloat16",
         "function": "bf16_round",
         "name": "rounds to float16 instead of bfloat16",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function rounds to float16, not bfloat16. The two are both 16 bits wide but split them differently: float16 has more mantissa bits and a much smaller range, so it keeps digits bfloat16 drops and overflows where bfloat16 does not. Revisit how the two formats trade range against precision.",
+        "section": "3. Range: float16 overflows where bfloat16 does not",
         "why": "rounds to float16 instead of bfloat16",
         "source": """
 def bf16_round(x):
@@ -113,11 +113,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "truncation-clears-the-low-16-bits-instea",
+        "id": "truncates",
         "function": "bf16_round",
-        "name": "truncation (clears the low 16 bits) instead of round to nearest even",
-        "explanation": "",
-        "section": "",
+        "name": "truncates instead of rounding to nearest even",
+        "explanation": "Your function drops the low 16 bits, which always rounds toward zero. That is a biased rounding: the error always has the same sign and accumulates over many values. Revisit round to nearest, ties to even, and what happens when the dropped bits are above, below or exactly at half an ulp.",
+        "section": "4. Round to nearest, ties to even",
         "why": "truncation (clears the low 16 bits) instead of round to nearest even",
         "source": """
 def bf16_round(x):
@@ -126,11 +126,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "ties-rounded-away-from-zero-adds-0x8000",
+        "id": "ties-away-from-zero",
         "function": "bf16_round",
-        "name": "ties rounded away from zero (adds 0x8000), NaN handled",
-        "explanation": "",
-        "section": "",
+        "name": "ties rounded away from zero, not to even",
+        "explanation": "Your function rounds to the nearest bfloat16 but sends every exact tie away from zero. That rule is biased: ties always go up in magnitude, and the errors add up instead of cancelling. Revisit ties to even, where the last kept bit decides the direction of a tie.",
+        "section": "4. Round to nearest, ties to even",
         "why": "ties rounded away from zero (adds 0x8000), NaN handled",
         "source": """
 def bf16_round(x):
@@ -141,11 +141,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "rne-without-nan-handling-low-payload-nan",
+        "id": "nan-not-handled",
         "function": "bf16_round",
-        "name": "RNE without NaN handling: low-payload NaNs become inf",
-        "explanation": "",
-        "section": "",
+        "name": "NaNs are rounded like numbers and can become inf",
+        "explanation": "Your function rounds NaNs with the same integer trick as numbers, so a NaN whose payload sits only in the low 16 bits turns into infinity, and a NaN near the top of the bit range can even carry into the sign bit. A NaN must stay a NaN whatever its payload. Revisit the exercise's warning about NaN payloads and treat NaNs separately.",
+        "section": "Exercise 2: `bf16_round` (4 points)",
         "why": "RNE without NaN handling: low-payload NaNs become inf",
         "source": """
 def bf16_round(x):
@@ -155,11 +155,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "nan-detected-on-the-rounded-result-not-t",
+        "id": "nan-checked-after-rounding",
         "function": "bf16_round",
-        "name": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
-        "explanation": "",
-        "section": "",
+        "name": "NaN detected after rounding, too late",
+        "explanation": "Your function looks for NaNs in the rounded result rather than in the input, but by then a NaN whose payload sat only in the low 16 bits has already become infinity (or a zero, for a NaN near the top of the bit range). A NaN must stay a NaN whatever its payload. Revisit the exercise's warning about NaN payloads: decide what is a NaN before rounding.",
+        "section": "Exercise 2: `bf16_round` (4 points)",
         "why": "NaN detected on the rounded result, not the input (low-payload NaNs already became inf)",
         "source": """
 def bf16_round(x):
@@ -170,11 +170,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "tie-breaking-reads-bit-15-the-round-bit",
+        "id": "tie-bit-15",
         "function": "bf16_round",
-        "name": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
-        "explanation": "",
-        "section": "",
+        "name": "breaks ties with the first dropped bit, not the last kept",
+        "explanation": "Your tie-breaking reads the highest dropped bit instead of the lowest kept bit, so every exact tie rounds up in magnitude, as in rounding ties away from zero. Ties to even looks at the bit that stays: a tie goes to the neighbour whose last kept bit is 0. Revisit which bit makes a result even.",
+        "section": "4. Round to nearest, ties to even",
         "why": "tie-breaking reads bit 15 (the round bit) instead of bit 16 (the last kept bit)",
         "source": """
 def bf16_round(x):
@@ -186,11 +186,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "flushes-subnormals-to-zero-what-tpu-hard",
+        "id": "flushes-subnormals",
         "function": "bf16_round",
-        "name": "flushes subnormals to zero (what TPU hardware does, not the contract)",
-        "explanation": "",
-        "section": "",
+        "name": "flushes subnormals to zero",
+        "explanation": "Your function turns every subnormal input into a signed zero. Some accelerators flush subnormals, but the contract asks for the host conversion, where subnormals are numbers like any other and round to the nearest bfloat16. Revisit what subnormals are and where they get flushed.",
+        "section": "3. Range: float16 overflows where bfloat16 does not",
         "why": "flushes subnormals to zero (what TPU hardware does, not the contract)",
         "source": """
 def bf16_round(x):
@@ -203,11 +203,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "saturates-overflow-to-the-largest-bfloat",
+        "id": "saturates-overflow",
         "function": "bf16_round",
-        "name": "saturates overflow to the largest bfloat16 instead of inf",
-        "explanation": "",
-        "section": "",
+        "name": "overflow saturates to the largest bfloat16, not inf",
+        "explanation": "Your function clamps values that round past the largest bfloat16 to that largest finite value instead of letting them become infinity. Round to nearest overflows to infinity; saturation is a different conversion mode that some fp8 hardware offers. Revisit how overflow behaves in each format and conversion.",
+        "section": "3. Range: float16 overflows where bfloat16 does not",
         "why": "saturates overflow to the largest bfloat16 instead of inf",
         "source": """
 def bf16_round(x):
@@ -221,11 +221,11 @@ def bf16_round(x):
 """,
     },
     {
-        "id": "rounds-in-place-modifies-the-caller-s-ar",
+        "id": "modifies-input",
         "function": "bf16_round",
-        "name": "rounds in place: modifies the caller's array",
-        "explanation": "",
-        "section": "",
+        "name": "rounds the caller's array in place",
+        "explanation": "Your function writes the rounded bits back into the array it was given, so the caller's values change. A view of the bits shares memory with the original array, and the contract asks you to leave the input unchanged. Revisit the contract: work on a new array.",
+        "section": "Exercise 2: `bf16_round` (4 points)",
         "why": "rounds in place: modifies the caller's array",
         "source": """
 def bf16_round(x):
@@ -238,11 +238,11 @@ def bf16_round(x):
     },
     # -------------------------------------------------------- sequential_sum
     {
-        "id": "accumulates-in-float64-and-rounds-once-a",
+        "id": "float64-accumulator",
         "function": "sequential_sum",
-        "name": "accumulates in float64 and rounds once at the end",
-        "explanation": "",
-        "section": "",
+        "name": "sums in float64 and rounds once at the end",
+        "explanation": "Your running sum is kept in float64 and rounded to the target format only once, at the end. That is a wide accumulator, not the one the exercise emulates: the point is to round after every addition, which is what makes a long bfloat16 sum stall. Revisit the stall of 4096 times 0.01 in bfloat16.",
+        "section": "5. The stall: 4096 × 0.01 in bfloat16 is 4.0",
         "why": "accumulates in float64 and rounds once at the end",
         "source": """
 def sequential_sum(values, dtype):
@@ -254,11 +254,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "accumulates-in-float32-and-rounds-once-a",
+        "id": "float32-accumulator",
         "function": "sequential_sum",
-        "name": "accumulates in float32 and rounds once at the end (what the MXU does)",
-        "explanation": "",
-        "section": "",
+        "name": "sums in float32 and rounds once at the end",
+        "explanation": "Your running sum is kept in float32 and rounded to the target format only once, at the end. That is a float32 accumulator (what a matmul unit with a wide accumulator does), not the narrow accumulator the exercise emulates, which rounds after every addition and stalls. Revisit the stall of 4096 times 0.01 in bfloat16.",
+        "section": "5. The stall: 4096 × 0.01 in bfloat16 is 4.0",
         "why": "accumulates in float32 and rounds once at the end (what the MXU does)",
         "source": """
 def sequential_sum(values, dtype):
@@ -270,11 +270,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "sums-right-to-left",
+        "id": "right-to-left",
         "function": "sequential_sum",
         "name": "sums right to left",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function adds the values from last to first. Floating-point addition is not associative, so once every partial sum is rounded the order changes the result. Revisit the contract: left to right, from 0.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "sums right to left",
         "source": """
 def sequential_sum(values, dtype):
@@ -286,11 +286,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "does-not-convert-the-values-first-rounds",
+        "id": "no-convert-first",
         "function": "sequential_sum",
-        "name": "does not convert the values first (rounds only the running sum)",
-        "explanation": "",
-        "section": "",
+        "name": "values not converted to the format before summing",
+        "explanation": "Your function adds the original values and rounds only the running sum, so each value enters the sum with more precision than the format can hold. The emulated accumulator adds values that are already in that format. Revisit the first step of the contract: convert the values first.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "does not convert the values first (rounds only the running sum)",
         "source": """
 def sequential_sum(values, dtype):
@@ -302,11 +302,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "np-sum-in-dtype-pairwise-with-float32-pa",
+        "id": "np-sum",
         "function": "sequential_sum",
-        "name": "np.sum in dtype (pairwise with float32 partials for float16)",
-        "explanation": "",
-        "section": "",
+        "name": "uses NumPy's built-in sum (pairwise, not sequential)",
+        "explanation": "Your function lets NumPy's sum add the values, and NumPy sums floats pairwise in blocks (for float16 with float32 partial sums), not one after another. Its result is often more accurate, but it is not the sequential sum rounded after every addition that the exercise emulates. Revisit the contract and compare it with pairwise summation.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "np.sum in dtype (pairwise with float32 partials for float16)",
         "source": """
 def sequential_sum(values, dtype):
@@ -314,11 +314,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "returns-a-numpy-scalar-of-dtype-not-a-py",
+        "id": "returns-numpy-scalar",
         "function": "sequential_sum",
-        "name": "returns a NumPy scalar of dtype, not a Python float",
-        "explanation": "",
-        "section": "",
+        "name": "returns a NumPy scalar, not a Python float",
+        "explanation": "Your function returns the sum as a NumPy scalar of the target format instead of a Python float. Its value is right, but the contract fixes the return type. Revisit the contract's return value.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "returns a NumPy scalar of dtype, not a Python float",
         "source": """
 def sequential_sum(values, dtype):
@@ -331,11 +331,11 @@ def sequential_sum(values, dtype):
     },
     # ---------------------------------------------------------- pairwise_sum
     {
-        "id": "splits-at-n-1-2",
+        "id": "split-ceil-half",
         "function": "pairwise_sum",
-        "name": "splits at (n + 1) // 2",
-        "explanation": "",
-        "section": "",
+        "name": "splits an odd count with the larger half first",
+        "explanation": "For an odd number of values your function gives the extra value to the first half instead of the second. Every split changes which partial sums are rounded, so the result can differ from the contract's tree. Revisit the contract: the split point is part of it.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "splits at (n + 1) // 2",
         "source": """
 def pairwise_sum(values, dtype):
@@ -352,11 +352,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
-        "id": "bottom-up-pairing-of-neighbours-a-differ",
+        "id": "bottom-up-pairs",
         "function": "pairwise_sum",
-        "name": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
-        "explanation": "",
-        "section": "",
+        "name": "pairs neighbours bottom-up instead of halving",
+        "explanation": "Your function adds neighbouring pairs level by level, which builds a different tree than splitting the values into halves unless their count is a power of two. With rounding after every addition a different tree gives different results. Revisit the contract's recursive definition.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "bottom-up pairing of neighbours (a different tree unless n is a power of 2)",
         "source": """
 def pairwise_sum(values, dtype):
@@ -373,11 +373,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
-        "id": "recursion-in-float64-rounded-to-dtype-on",
+        "id": "float64-recursion",
         "function": "pairwise_sum",
-        "name": "recursion in float64, rounded to dtype only at the end",
-        "explanation": "",
-        "section": "",
+        "name": "sums in float64 and rounds once at the end",
+        "explanation": "Your recursion adds in float64 and rounds to the target format only once, at the end. The exercise emulates a sum whose partial sums are all held in that format, so each addition must be rounded. Revisit the contract: every pairwise addition is rounded to the format.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "recursion in float64, rounded to dtype only at the end",
         "source": """
 def pairwise_sum(values, dtype):
@@ -393,11 +393,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
-        "id": "does-not-convert-the-values-first-only-s",
+        "id": "no-convert-first",
         "function": "pairwise_sum",
-        "name": "does not convert the values first (only sums are rounded)",
-        "explanation": "",
-        "section": "",
+        "name": "values not converted to the format before summing",
+        "explanation": "Your function sums the original values and rounds only the partial sums, so single values keep more precision than the format can hold. The contract converts every value to the format first. Revisit the first step of the contract.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "does not convert the values first (only sums are rounded)",
         "source": """
 def pairwise_sum(values, dtype):
@@ -414,11 +414,11 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
-        "id": "a-single-value-is-returned-unconverted",
+        "id": "single-value-unconverted",
         "function": "pairwise_sum",
-        "name": "a single value is returned unconverted",
-        "explanation": "",
-        "section": "",
+        "name": "a single value is returned without conversion",
+        "explanation": "Given exactly one value, your function returns it as it came instead of converted to the format. The one-value case must be rounded like every other input. Revisit the contract: convert first, then the result for one value is that converted value.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "a single value is returned unconverted",
         "source": """
 def pairwise_sum(values, dtype):
@@ -438,11 +438,11 @@ def pairwise_sum(values, dtype):
     },
     # ------------------------------------------------------------ bf16_round
     {
-        "id": "returns-a-numpy-scalar-not-an-ndarray-fo",
+        "id": "scalar-for-0d",
         "function": "bf16_round",
-        "name": "returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)",
-        "explanation": "",
-        "section": "",
+        "name": "returns a NumPy scalar for a 0-d input",
+        "explanation": "For a 0-d input your function returns a NumPy scalar, not a 0-d float32 array. NumPy's elementwise operations return scalars when given 0-d arrays, so the result loses its array type. Revisit the contract: an ndarray of the same shape for any shape, including 0-d.",
+        "section": "Exercise 2: `bf16_round` (4 points)",
         "why": "returns a NumPy scalar, not an ndarray, for a 0-d input (ufuncs on 0-d arrays return scalars)",
         "source": """
 def bf16_round(x):
@@ -456,11 +456,11 @@ def bf16_round(x):
     },
     # -------------------------------------------------------- sequential_sum
     {
-        "id": "converts-the-values-via-float32-double-r",
+        "id": "double-rounding-via-float32",
         "function": "sequential_sum",
-        "name": "converts the values via float32 (double rounding of float64 inputs)",
-        "explanation": "",
-        "section": "",
+        "name": "values converted through float32 (rounded twice)",
+        "explanation": "Your function converts the values to float32 on the way to the target format, so each is rounded twice. Two roundings can differ from one: a value just above a tie in bfloat16 can become an exact tie in float32 and then round the other way. Revisit the contract's first step and its example of double rounding.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "converts the values via float32 (double rounding of float64 inputs)",
         "source": """
 def sequential_sum(values, dtype):
@@ -472,11 +472,11 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "id": "starts-the-running-sum-at-v-0-empty-inpu",
+        "id": "starts-at-first-value",
         "function": "sequential_sum",
-        "name": "starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0",
-        "explanation": "",
-        "section": "",
+        "name": "running sum starts at the first value, not at 0",
+        "explanation": "Your running sum starts from the first value instead of 0. This differs when the values are negative zeros: 0 plus negative zero is positive zero in round to nearest, so the sum of negative zeros is positive zero. Revisit the contract: the running sum starts at 0.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "starts the running sum at v[0] (empty input guarded): [-0.0] or [-0.0, -0.0] give -0.0, but 0 + -0 = +0",
         "source": """
 def sequential_sum(values, dtype):
@@ -492,11 +492,11 @@ def sequential_sum(values, dtype):
     },
     # ---------------------------------------------------------- pairwise_sum
     {
-        "id": "converts-through-jnp-array-values-float3",
+        "id": "double-rounding-via-float32",
         "function": "pairwise_sum",
-        "name": "converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs",
-        "explanation": "",
-        "section": "",
+        "name": "values converted through float32 (rounded twice)",
+        "explanation": "Your function converts the values to a float32 JAX array and then to the target format, so each is rounded twice. Two roundings can differ from one: a value just above a tie in bfloat16 can become an exact tie in float32 and then round the other way. Revisit the double-rounding warning of the sequential sum exercise.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "converts through jnp.array(values) (float32 by default) and then to dtype: double rounding of the inputs",
         "source": """
 def pairwise_sum(values, dtype):
@@ -516,11 +516,11 @@ def pairwise_sum(values, dtype):
     },
     # -------------------------------------------------------- sequential_sum
     {
-        "id": "converts-in-place-a-float64-ndarray-argu",
+        "id": "modifies-input-array",
         "function": "sequential_sum",
-        "name": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's array with rounded values",
+        "explanation": "Your function writes the converted values back into the array it was given when that array is float64, so the caller's data changes. Converting must make a new array and leave the input as it was. Revisit the contract's third step.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
         "source": """
 def sequential_sum(values, dtype):
@@ -535,11 +535,11 @@ def sequential_sum(values, dtype):
     },
     # ---------------------------------------------------------- pairwise_sum
     {
-        "id": "converts-in-place-a-float64-ndarray-argu",
+        "id": "modifies-input-array",
         "function": "pairwise_sum",
-        "name": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's array with rounded values",
+        "explanation": "Your function writes the converted values back into the array it was given when that array is float64, so the caller's data changes. Converting must make a new array and leave the input as it was. Revisit the contract: convert into a new array.",
+        "section": "Exercise 4: `pairwise_sum` (3 points)",
         "why": "converts in place: a float64 ndarray argument is overwritten with its dtype-rounded values",
         "source": """
 def pairwise_sum(values, dtype):
@@ -558,11 +558,11 @@ def pairwise_sum(values, dtype):
     },
     # -------------------------------------------------------- sequential_sum
     {
-        "id": "converts-a-list-argument-in-place-values",
+        "id": "modifies-input-list",
         "function": "sequential_sum",
-        "name": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's list with rounded values",
+        "explanation": "Your function stores the converted values back into the list it was given, so the caller's data changes. Converting must make a new copy and leave the input as it was. Revisit the contract's third step.",
+        "section": "Exercise 3: `sequential_sum` (3 points)",
         "why": "converts a list argument in place (values[i] = float(dtype(values[i]))): the caller's list is rounded",
         "source": """
 def sequential_sum(values, dtype):
