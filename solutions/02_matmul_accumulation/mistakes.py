@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # ------------------------------------------- evaluate_precision_policies
     {
-        "id": "float16-where-bfloat16-is-asked",
+        "id": "float16-not-bfloat16",
         "function": "evaluate_precision_policies",
-        "name": "float16 where bfloat16 is asked",
-        "explanation": "",
-        "section": "",
+        "name": "float16 used where bfloat16 is asked",
+        "explanation": "Your first two policies round the inputs (and the second policy's output) to float16 instead of bfloat16. float16 keeps more mantissa bits, so its errors come out several times smaller than the bfloat16 errors the table is meant to report. Revisit the policies of the exercise and which 16-bit format each one uses.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "float16 where bfloat16 is asked",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -39,11 +39,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "the-seed-s-bytes-int8-bytes-for-every-po",
+        "id": "int8-bytes-for-bf16",
         "function": "evaluate_precision_policies",
-        "name": "the seed's bytes: int8 bytes for every policy",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 policies counted at one byte a weight",
+        "explanation": "Your table reports the int8 policy's weight bytes for the two bfloat16 policies as well, as the seed script did. Each policy's bytes are its own stored weights: a bfloat16 weight takes two bytes, an int8 weight one, plus its scales. Revisit the exercise's note on what each policy stores.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "the seed's bytes: int8 bytes for every policy",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -69,11 +69,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "per-row-scales-wrong-axis",
+        "id": "per-row-scale",
         "function": "evaluate_precision_policies",
-        "name": "per-row scales (wrong axis)",
-        "explanation": "",
-        "section": "",
+        "name": "one scale per row instead of per output column",
+        "explanation": "Your int8 policy computes one scale per row of the weights, that is per input feature, instead of one per output column. A per-column scale follows each output channel's own range; per-row scales mix every column's range into each scale and change both the error and the number of scale bytes. Revisit the int8 policy's definition of a per-column scale.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "per-row scales (wrong axis)",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -99,11 +99,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "scale-divides-by-128",
+        "id": "scale-128",
         "function": "evaluate_precision_policies",
-        "name": "scale divides by 128",
-        "explanation": "",
-        "section": "",
+        "name": "int8 scale divides the max by 128, not 127",
+        "explanation": "Your int8 scale divides the column's largest magnitude by 128, so that value would need the code 128, which symmetric int8 does not have: it is clipped to 127. The largest weight of every column then loses accuracy. Revisit the symmetric int8 range and how the scale maps the largest magnitude onto it.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "scale divides by 128",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -129,11 +129,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "reference-computed-from-bf16-rounded-inp",
+        "id": "reference-from-bf16-inputs",
         "function": "evaluate_precision_policies",
         "name": "reference computed from bf16-rounded inputs",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your reference multiplies the inputs after rounding them to bfloat16, so it already contains the input rounding the bfloat16 policies are judged on, and their errors come out near zero. The reference must be the exact product of the original float32 data. Revisit how to build a reference that is exact on every backend.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "reference computed from bf16-rounded inputs",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -160,11 +160,11 @@ def evaluate_precision_policies(seed=0):
     },
     # -------------------------------------------- emulated_bf16_accumulation
     {
-        "id": "f32-accumulation-one-rounding-at-the-end",
+        "id": "f32-accumulator",
         "function": "emulated_bf16_accumulation",
-        "name": "f32 accumulation, one rounding at the end",
-        "explanation": "",
-        "section": "",
+        "name": "sums in float32 and rounds once at the end",
+        "explanation": "Your function accumulates in float32 and rounds to bfloat16 only once, at the end: that is a bfloat16 output, not a bfloat16 accumulator. The error of a true bfloat16 accumulator comes from rounding the running sum after every addition, and it grows much faster with K. Revisit how a bfloat16 accumulator is emulated.",
+        "section": "3. True bf16 accumulation, emulated",
         "why": "f32 accumulation, one rounding at the end",
         "source": """
 def _f32_accumulation(x, w):
@@ -183,9 +183,9 @@ def emulated_bf16_accumulation(x, w):
     {
         "id": "float16-accumulator",
         "function": "emulated_bf16_accumulation",
-        "name": "float16 accumulator",
-        "explanation": "",
-        "section": "",
+        "name": "running sum rounded to float16, not bfloat16",
+        "explanation": "Your function rounds the running sum to float16 instead of bfloat16. float16 has three more mantissa bits and a much smaller range, so its errors are smaller and it can overflow where bfloat16 does not. Revisit the exercise: the accumulator is bfloat16.",
+        "section": "3. True bf16 accumulation, emulated",
         "why": "float16 accumulator",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -198,11 +198,11 @@ def emulated_bf16_accumulation(x, w):
 """,
     },
     {
-        "id": "sums-right-to-left",
+        "id": "right-to-left",
         "function": "emulated_bf16_accumulation",
-        "name": "sums right to left",
-        "explanation": "",
-        "section": "",
+        "name": "sums the products from the last k to the first",
+        "explanation": "Your function adds the products from the last k to the first. With the running sum rounded after every addition, the order of the additions changes the result. Revisit the contract: k runs from 0 up to K - 1.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
         "why": "sums right to left",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -215,11 +215,11 @@ def emulated_bf16_accumulation(x, w):
 """,
     },
     {
-        "id": "rounds-each-product-to-bf16-before-addin",
+        "id": "products-rounded",
         "function": "emulated_bf16_accumulation",
         "name": "rounds each product to bf16 before adding",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function rounds every product to bfloat16 before adding it, which adds a rounding error the contract does not have. The product of two bfloat16 numbers fits in float32 exactly, and only the running sum is rounded. Revisit the exercise's hint about multiplying.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
         "why": "rounds each product to bf16 before adding",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -232,11 +232,11 @@ def emulated_bf16_accumulation(x, w):
 """,
     },
     {
-        "id": "does-not-round-the-inputs-to-bf16",
+        "id": "inputs-not-rounded",
         "function": "emulated_bf16_accumulation",
-        "name": "does not round the inputs to bf16",
-        "explanation": "",
-        "section": "",
+        "name": "inputs not rounded to bf16 first",
+        "explanation": "Your function multiplies the original float32 inputs: only the running sum is rounded to bfloat16. The emulated matmul takes bfloat16 inputs, so both matrices are rounded first and their products are then exact. Revisit the first step of the contract.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
         "why": "does not round the inputs to bf16",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -250,11 +250,11 @@ def emulated_bf16_accumulation(x, w):
     },
     # ---------------------------------------------- accumulation_error_curve
     {
-        "id": "keys-swapped-x-from-k2-w-from-k1",
+        "id": "keys-swapped",
         "function": "accumulation_error_curve",
-        "name": "keys swapped (x from k2, w from k1)",
-        "explanation": "",
-        "section": "",
+        "name": "random keys swapped between x and w",
+        "explanation": "Your function draws x from the second key and w from the first, so its data differ from the experiment's and from Exercise 1's at the same K. The contract fixes which key makes which matrix. Revisit the data the exercise asks for.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
         "why": "keys swapped (x from k2, w from k1)",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -275,11 +275,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "forgets-the-0-25-weight-scale",
+        "id": "no-weight-scale",
         "function": "accumulation_error_curve",
-        "name": "forgets the 0.25 weight scale",
-        "explanation": "",
-        "section": "",
+        "name": "weights not scaled by 0.25",
+        "explanation": "Your weights are standard normal, without the factor that makes them smaller, so every error is four times too large. The exercise builds the same data as Exercise 1, only with inner dimension K. Revisit the data the exercise asks for.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
         "why": "forgets the 0.25 weight scale",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -300,11 +300,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "mean-instead-of-max-error",
+        "id": "mean-not-max",
         "function": "accumulation_error_curve",
-        "name": "mean instead of max error",
-        "explanation": "",
-        "section": "",
+        "name": "mean error recorded instead of max error",
+        "explanation": "Your curve records the mean absolute error where the contract asks for the maximum. The two grow at the same rate but the maximum is several times larger, and the figure and its guides are read as maxima. Revisit the contract's error measure.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
         "why": "mean instead of max error",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -325,11 +325,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "bf16-output-column-is-really-f32-output",
+        "id": "bf16-output-is-f32",
         "function": "accumulation_error_curve",
-        "name": "bf16 output column is really f32 output",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 output column computed with a float32 output",
+        "explanation": "Your bf16_output column uses the same float32-output matmul as the fp32_accum column, so it never rounds the output to bfloat16. A bfloat16 output adds one final rounding of each result. Revisit the difference between accumulation precision and output precision.",
+        "section": "2. Accumulation precision vs output precision",
         "why": "bf16 output column is really f32 output",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -351,11 +351,11 @@ def accumulation_error_curve(ks, seed=0):
     },
     # ------------------------------------------- evaluate_precision_policies
     {
-        "id": "the-seed-s-default-precision-fp32-refere",
+        "id": "default-precision-reference",
         "function": "evaluate_precision_policies",
-        "name": "the seed's DEFAULT-precision 'fp32 reference' (one bf16 pass on a TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "reference is a DEFAULT-precision float32 matmul",
+        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass: it carries the same input rounding as the policies it judges, so their errors shrink toward zero. A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "the seed's DEFAULT-precision 'fp32 reference' (one bf16 pass on a TPU)",
         "only_under": "tpu",
         "source": """
@@ -382,11 +382,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "int8-policy-dequantized-and-multiplied-a",
+        "id": "int8-matmul-default-precision",
         "function": "evaluate_precision_policies",
-        "name": "int8 policy dequantized and multiplied at DEFAULT precision",
-        "explanation": "",
-        "section": "",
+        "name": "int8 policy's matmul at DEFAULT precision",
+        "explanation": "Your int8 policy multiplies the inputs by the dequantized weights at the default precision, which on a TPU rounds both to bfloat16 first, so its error mixes bfloat16 rounding into the int8 policy. This policy's matmul is meant to be exact, so that its error is the quantization's alone. Revisit what the default precision means on a TPU and how to ask for an exact product.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "int8 policy dequantized and multiplied at DEFAULT precision",
         "only_under": "tpu",
         "source": """
@@ -414,11 +414,11 @@ def evaluate_precision_policies(seed=0):
     },
     # ---------------------------------------------- accumulation_error_curve
     {
-        "id": "exact-reference-computed-with-a-default",
+        "id": "default-precision-reference",
         "function": "accumulation_error_curve",
-        "name": "exact reference computed with a DEFAULT-precision f32 dot",
-        "explanation": "",
-        "section": "",
+        "name": "reference is a DEFAULT-precision float32 matmul",
+        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass: it carries the same input rounding as the policies it judges, so their errors shrink toward zero. A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "exact reference computed with a DEFAULT-precision f32 dot",
         "only_under": "tpu",
         "source": """
@@ -440,11 +440,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "fp32-accum-from-the-float32-inputs-at-de",
+        "id": "unrounded-inputs-default",
         "function": "accumulation_error_curve",
-        "name": "fp32_accum from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): no bf16 input rounding on CPU",
-        "explanation": "",
-        "section": "",
+        "name": "fp32_accum column skips rounding the inputs",
+        "explanation": "Your fp32_accum column multiplies the float32 inputs at the default precision, counting on a TPU to round them to bfloat16. Only a TPU does that: on a CPU or GPU this column then has no bfloat16 input rounding at all. Revisit what the default precision does on each backend, and round the inputs yourself.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "fp32_accum from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): no bf16 input rounding on CPU",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -463,11 +463,11 @@ def accumulation_error_curve(ks, seed=0):
     },
     # ------------------------------------------- evaluate_precision_policies
     {
-        "id": "policy-1-2-from-the-float32-inputs-at-de",
+        "id": "unrounded-inputs-default",
         "function": "evaluate_precision_policies",
-        "name": "policy 1/2 from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): on CPU/GPU no bf16 inputs",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 policies skip rounding the inputs",
+        "explanation": "Your bfloat16 policies multiply the float32 inputs at the default precision, counting on a TPU to round them to bfloat16. That happens only on a TPU: on a CPU or GPU nothing is rounded to bfloat16, so the policies measure something else there. Revisit what the default precision does on each backend, and round the inputs yourself.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "policy 1/2 from the float32 inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'): on CPU/GPU no bf16 inputs",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -491,11 +491,11 @@ def evaluate_precision_policies(seed=0):
     },
     # -------------------------------------------- emulated_bf16_accumulation
     {
-        "id": "starts-the-running-sum-at-round-p0-and-l",
+        "id": "starts-at-first-product",
         "function": "emulated_bf16_accumulation",
-        "name": "starts the running sum at round(p0) and loops from k = 1: crashes (IndexError) when K == 0",
-        "explanation": "",
-        "section": "",
+        "name": "running sum starts at the first product; K = 0 fails",
+        "explanation": "Your running sum starts from the first product instead of 0, so with an inner dimension of 0 there is no first product and the function raises an error. The contract starts every sum at 0, which also gives a zero matrix when K is 0. Revisit the contract's starting value.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
         "why": "starts the running sum at round(p0) and loops from k = 1: crashes (IndexError) when K == 0",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -509,11 +509,11 @@ def emulated_bf16_accumulation(x, w):
     },
     # ------------------------------------------- evaluate_precision_policies
     {
-        "id": "errors-truncated-floor-to-5-decimals-ins",
+        "id": "errors-truncated",
         "function": "evaluate_precision_policies",
-        "name": "errors truncated (floor) to 5 decimals instead of round(v, 5)",
-        "explanation": "",
-        "section": "",
+        "name": "errors truncated to 5 decimals instead of rounded",
+        "explanation": "Your errors are cut off after five decimals instead of rounded to five decimals, so about half of them come out one unit too small in the last place. Rounding to nearest and truncating differ, as lesson 01 showed. Revisit the exercise's return format.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "errors truncated (floor) to 5 decimals instead of round(v, 5)",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -542,11 +542,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "labels-of-policies-1-and-2-swapped-value",
+        "id": "labels-swapped",
         "function": "evaluate_precision_policies",
-        "name": "labels of policies 1 and 2 swapped (values in the right order)",
-        "explanation": "",
-        "section": "",
+        "name": "labels of the first two policies swapped",
+        "explanation": "Your first two rows carry each other's labels: the numbers are in the right order but the row that keeps a float32 output says bfloat16 output, and the other way round. The labels are the point of this exercise: they must say what each policy really does. Revisit the difference between accumulation precision and output precision.",
+        "section": "2. Accumulation precision vs output precision",
         "why": "labels of policies 1 and 2 swapped (values in the right order)",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -574,11 +574,11 @@ def evaluate_precision_policies(seed=0):
 """,
     },
     {
-        "id": "policy-3-label-claims-w8a8-int32-accumul",
+        "id": "label-claims-w8a8",
         "function": "evaluate_precision_policies",
-        "name": "policy-3 label claims W8A8 / int32 accumulation (false: only weights are int8, f32 accumulation)",
-        "explanation": "",
-        "section": "",
+        "name": "int8 policy labelled as int8 x int8, int32 accumulation",
+        "explanation": "Your third label says the policy multiplies int8 by int8 and accumulates in int32, but only the weights are stored as int8: the matmul multiplies float32 activations by the dequantized weights and sums in float32. A label must say what the computation really does. Revisit the exercise's description of the int8 policy.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "policy-3 label claims W8A8 / int32 accumulation (false: only weights are int8, f32 accumulation)",
         "source": """
 def evaluate_precision_policies(seed=0):
@@ -607,11 +607,11 @@ def evaluate_precision_policies(seed=0):
     },
     # -------------------------------------------- emulated_bf16_accumulation
     {
-        "id": "products-from-a-float32-k-1-dot-of-the-u",
+        "id": "unrounded-inputs-default",
         "function": "emulated_bf16_accumulation",
-        "name": "products from a float32 K=1 dot of the UNROUNDED inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'); on CPU/GPU inputs are not rounded",
-        "explanation": "",
-        "section": "",
+        "name": "products of unrounded inputs at DEFAULT precision",
+        "explanation": "Your function forms the products with float32 matmuls at the default precision, counting on a TPU to round the inputs to bfloat16. Only a TPU does that: on a CPU or GPU the inputs are never rounded to bfloat16. Revisit what the default precision does on each backend, and round the inputs yourself.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "products from a float32 K=1 dot of the UNROUNDED inputs at DEFAULT precision ('a TPU rounds to bf16 anyway'); on CPU/GPU inputs are not rounded",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -625,11 +625,11 @@ def emulated_bf16_accumulation(x, w):
 """,
     },
     {
-        "id": "running-sum-starts-at-np-float32-0-0-sty",
+        "id": "starts-at-negative-zero",
         "function": "emulated_bf16_accumulation",
-        "name": "running sum starts at np.float32 -0.0 style: s = -np.zeros(...) (negative zero start): sum of +0 products gives -0 -> wrong sign",
-        "explanation": "",
-        "section": "",
+        "name": "running sum starts at negative zero",
+        "explanation": "Your running sum starts at negative zero instead of 0. The values are equal, but the sign of zero is not: when every product is a negative zero, or K is 0, your sum is negative zero where the contract's is positive zero. Revisit the contract's starting value.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
         "why": "running sum starts at np.float32 -0.0 style: s = -np.zeros(...) (negative zero start): sum of +0 products gives -0 -> wrong sign",
         "source": """
 def emulated_bf16_accumulation(x, w):
@@ -643,11 +643,11 @@ def emulated_bf16_accumulation(x, w):
     },
     # ---------------------------------------------- accumulation_error_curve
     {
-        "id": "reference-at-precision-high-bf16x3-on-a",
+        "id": "high-precision-reference",
         "function": "accumulation_error_curve",
-        "name": "reference at Precision.HIGH (bf16x3 on a TPU), not exact",
-        "explanation": "",
-        "section": "",
+        "name": "reference at HIGH precision, not exact",
+        "explanation": "Your reference is a float32 matmul at HIGH precision, which on a TPU is three bfloat16 passes: about 16 significant bits, not an exact result. Its own error then blurs the small errors the curve measures. Revisit the precision levels on a TPU and the two ways to get an exact reference.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "reference at Precision.HIGH (bf16x3 on a TPU), not exact",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -668,11 +668,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "iterates-over-sorted-set-ks-reorders-and",
+        "id": "sorts-ks",
         "function": "accumulation_error_curve",
-        "name": "iterates over sorted(set(ks)): reorders and deduplicates K (contract: for each K in ks)",
-        "explanation": "",
-        "section": "",
+        "name": "sorts and deduplicates the requested K values",
+        "explanation": "Your function goes through the K values sorted and without repeats, not in the order they were given. The contract returns one entry for each K in the caller's order, repeats included. Revisit the contract's k list.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
         "why": "iterates over sorted(set(ks)): reorders and deduplicates K (contract: for each K in ks)",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -693,11 +693,11 @@ def accumulation_error_curve(ks, seed=0):
 """,
     },
     {
-        "id": "k-is-the-ks-object-itself-tuple-array-no",
+        "id": "k-not-a-list",
         "function": "accumulation_error_curve",
-        "name": "'k' is the ks object itself (tuple/array), not a list (contract: dict with lists)",
-        "explanation": "",
-        "section": "",
+        "name": "k entry is the caller's object, not a list",
+        "explanation": "Your dict's k entry is the very object the caller passed (a tuple or an array, say), not a list. The contract fixes every entry as a list. Revisit the contract's return format.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
         "why": "'k' is the ks object itself (tuple/array), not a list (contract: dict with lists)",
         "source": """
 def accumulation_error_curve(ks, seed=0):
@@ -719,11 +719,11 @@ def accumulation_error_curve(ks, seed=0):
     },
     # ------------------------------------------- evaluate_precision_policies
     {
-        "id": "a-fabricated-table-the-right-labels-byte",
+        "id": "fabricated-table",
         "function": "evaluate_precision_policies",
-        "name": "a fabricated table: the right labels, bytes and ordering, plausible errors, nothing computed",
-        "explanation": "",
-        "section": "",
+        "name": "the table is typed in, not computed",
+        "explanation": "Your function returns fixed numbers with the right labels and plausible values, without running the experiment. The errors must be measured from the data the seed describes, and they change with the seed. Revisit the exercise: build the data, compute each policy and measure it against the exact reference.",
+        "section": "Exercise 1: `evaluate_precision_policies` (4 points)",
         "why": "a fabricated table: the right labels, bytes and ordering, plausible errors, nothing computed",
         "visible_fails": True,
         "source": """
