@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # -------------------------------------------------- quantize_per_channel
     {
-        "id": "wrong-axis-one-scale-per-row-axis-1",
+        "id": "per-row-scale",
         "function": "quantize_per_channel",
-        "name": "wrong axis: one scale per row (axis=1)",
-        "explanation": "",
-        "section": "",
+        "name": "one scale per row instead of per output column",
+        "explanation": "Your function computes one scale per row of w (per input) instead of one per output column. Each output channel needs its own step, set by that channel's own largest magnitude, so that one large column does not coarsen the others. Revisit which axis holds the output channels of a (K, N) weight matrix.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "wrong axis: one scale per row (axis=1)",
         "source": """
 def quantize_per_channel(w):
@@ -25,11 +25,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "scale-uses-128-not-127-and-clips-to-128",
+        "id": "scale-128",
         "function": "quantize_per_channel",
-        "name": "scale uses 128, not 127 (and clips to [-128, 127])",
-        "explanation": "",
-        "section": "",
+        "name": "scale divides the max by 128, not 127",
+        "explanation": "Your scale divides the largest magnitude by 128, so that weight maps to plus or minus 128: a positive maximum is clipped to 127 and a negative one takes the code -128, which breaks the symmetric grid. Symmetric int8 uses the 255 codes from -127 to 127, and the largest magnitude lands exactly on the last level. Revisit why the scale uses 127 and not 128.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "scale uses 128, not 127 (and clips to [-128, 127])",
         "source": """
 def quantize_per_channel(w):
@@ -41,11 +41,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "numpy-scale-128-and-no-clipping-the-extr",
+        "id": "no-clip-wraps",
         "function": "quantize_per_channel",
-        "name": "NumPy, scale /128 and no clipping: the extreme wraps to -128",
-        "explanation": "",
-        "section": "",
+        "name": "scale by 128 and no clip: the maximum wraps to -128",
+        "explanation": "Your scale divides the largest magnitude by 128 and the codes are never clipped, so a positive maximum becomes 128, which NumPy's cast to int8 wraps around to -128: its sign flips. Symmetric int8 lands the largest magnitude exactly on 127, and a quantizer clips explicitly rather than trusting the cast. Revisit the casting traps and why the scale uses 127.",
+        "section": "3. Casting and rounding traps",
         "why": "NumPy, scale /128 and no clipping: the extreme wraps to -128",
         "source": """
 def quantize_per_channel(w):
@@ -58,11 +58,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "truncation-instead-of-rounding-astype-wi",
+        "id": "truncates",
         "function": "quantize_per_channel",
-        "name": "truncation instead of rounding (astype without round)",
-        "explanation": "",
-        "section": "",
+        "name": "codes truncated toward zero instead of rounded",
+        "explanation": "Your codes are truncated toward zero instead of rounded to the nearest integer: a float to int cast drops the fraction. Each code is then up to a whole step off instead of half a step, and always toward zero, a biased error. Revisit the casting and rounding traps.",
+        "section": "3. Casting and rounding traps",
         "why": "truncation instead of rounding (astype without round)",
         "source": """
 def quantize_per_channel(w):
@@ -74,11 +74,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "missing-zero-channel-guard-scale-0-0-0",
+        "id": "no-zero-guard",
         "function": "quantize_per_channel",
-        "name": "missing zero-channel guard (scale 0, 0/0)",
-        "explanation": "",
-        "section": "",
+        "name": "no guard for an all-zero column (scale 0)",
+        "explanation": "For an all-zero column your scale is 0, so its quotients are 0/0, NaN, and the scale you return is 0. A pruned or dead channel needs the zero-channel guard, a harmless scale with codes 0, or the NaN reaches every output of that channel on any float path. Revisit the zero-channel guard.",
+        "section": "2. Round trip, bytes saved, and the zero-channel guard",
         "why": "missing zero-channel guard (scale 0, 0/0)",
         "source": """
 def quantize_per_channel(w):
@@ -89,11 +89,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "max-w-instead-of-max-w-negative-extremes",
+        "id": "max-not-abs",
         "function": "quantize_per_channel",
-        "name": "max(w) instead of max(|w|): negative extremes ignored",
-        "explanation": "",
-        "section": "",
+        "name": "scale from the largest value, not the largest magnitude",
+        "explanation": "Your scale comes from each column's largest value rather than its largest magnitude, so a column whose extreme weight is negative gets too small a scale and its most negative weights are clipped (and a column with no positive weight falls back to the guard scale). Symmetric quantization covers both signs with one step. Revisit how the scale maps the largest magnitude onto the last level.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "max(w) instead of max(|w|): negative extremes ignored",
         "source": """
 def quantize_per_channel(w):
@@ -105,11 +105,11 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "id": "scale-returned-with-shape-n-no-keepdims",
+        "id": "scale-shape-n",
         "function": "quantize_per_channel",
-        "name": "scale returned with shape (N,) (no keepdims)",
-        "explanation": "",
-        "section": "",
+        "name": "scale returned as a flat vector, not a (1, N) row",
+        "explanation": "Your scale has shape (N,) instead of one row of shape (1, N). The values are right, but the contract fixes the shape, so that the scale broadcasts against the codes as a row wherever it is used. Revisit the exercise's contract for the scale.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "scale returned with shape (N,) (no keepdims)",
         "source": """
 def quantize_per_channel(w):
@@ -122,11 +122,11 @@ def quantize_per_channel(w):
     },
     # --------------------------------------------------- quantize_per_tensor
     {
-        "id": "scale-uses-128-not-127",
+        "id": "scale-128",
         "function": "quantize_per_tensor",
-        "name": "scale uses 128, not 127",
-        "explanation": "",
-        "section": "",
+        "name": "scale divides the max by 128, not 127",
+        "explanation": "Your scale divides the largest magnitude by 128, so that weight maps to plus or minus 128: a positive maximum is clipped to 127 and a negative one takes the code -128, which breaks the symmetric grid. Symmetric int8 uses the 255 codes from -127 to 127, and the largest magnitude lands exactly on the last level. Revisit why the scale uses 127 and not 128.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "scale uses 128, not 127",
         "source": """
 def quantize_per_tensor(w):
@@ -138,11 +138,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "scale-kept-as-shape-1-1-keepdims",
+        "id": "scale-shape-1x1",
         "function": "quantize_per_tensor",
-        "name": "scale kept as shape (1, 1) (keepdims)",
-        "explanation": "",
-        "section": "",
+        "name": "scale kept as a (1, 1) array, not a 0-d scalar",
+        "explanation": "Your per-tensor scale has shape (1, 1) instead of being a 0-d array of shape (). The value is right, but the contract fixes the shape. Revisit the exercise's contract for the scale.",
+        "section": "Exercise 2: `quantize_per_tensor` (3 points)",
         "why": "scale kept as shape (1, 1) (keepdims)",
         "source": """
 def quantize_per_tensor(w):
@@ -154,11 +154,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "missing-zero-guard-all-zero-tensor-gives",
+        "id": "no-zero-guard",
         "function": "quantize_per_tensor",
-        "name": "missing zero guard: all-zero tensor gives scale 0",
-        "explanation": "",
-        "section": "",
+        "name": "no guard for an all-zero tensor (scale 0)",
+        "explanation": "For an all-zero tensor your scale is 0, so every quotient is 0/0, NaN, and the scale you return is 0. An all-zero tensor needs the same guard as an all-zero channel: a harmless scale with codes 0. Revisit the zero-channel guard.",
+        "section": "2. Round trip, bytes saved, and the zero-channel guard",
         "why": "missing zero guard: all-zero tensor gives scale 0",
         "source": """
 def quantize_per_tensor(w):
@@ -169,11 +169,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "truncation-toward-zero-instead-of-roundi",
+        "id": "truncates",
         "function": "quantize_per_tensor",
-        "name": "truncation toward zero instead of rounding",
-        "explanation": "",
-        "section": "",
+        "name": "codes truncated toward zero instead of rounded",
+        "explanation": "Your codes are truncated toward zero instead of rounded to the nearest integer: a float to int cast drops the fraction. Each code is then up to a whole step off instead of half a step, and always toward zero, a biased error. Revisit the casting and rounding traps.",
+        "section": "3. Casting and rounding traps",
         "why": "truncation toward zero instead of rounding",
         "source": """
 def quantize_per_tensor(w):
@@ -185,11 +185,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "returns-a-python-float-scale-float64-not",
+        "id": "python-float-scale",
         "function": "quantize_per_tensor",
-        "name": "returns a Python float scale (float64, not float32 ())",
-        "explanation": "",
-        "section": "",
+        "name": "scale returned as a Python float",
+        "explanation": "Your function returns the scale as a Python float, computed in double precision, instead of a float32 array of shape (). The contract fixes the scale's type and shape: it is what gets stored beside the codes. Revisit the exercise's contract for the scale.",
+        "section": "Exercise 2: `quantize_per_tensor` (3 points)",
         "why": "returns a Python float scale (float64, not float32 ())",
         "source": """
 def quantize_per_tensor(w):
@@ -201,11 +201,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "max-w-instead-of-max-w",
+        "id": "max-not-abs",
         "function": "quantize_per_tensor",
-        "name": "max(w) instead of max(|w|)",
-        "explanation": "",
-        "section": "",
+        "name": "scale from the largest value, not the largest magnitude",
+        "explanation": "Your scale comes from the tensor's largest value rather than its largest magnitude, so when the extreme weight is negative the scale is too small and the most negative weights are clipped (and a tensor with no positive weight falls back to the guard scale). Symmetric quantization covers both signs with one step. Revisit how the scale maps the largest magnitude onto the last level.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "max(w) instead of max(|w|)",
         "source": """
 def quantize_per_tensor(w):
@@ -218,11 +218,11 @@ def quantize_per_tensor(w):
     },
     # ------------------------------------------------------------ dequantize
     {
-        "id": "divides-by-the-scale-instead-of-multiply",
+        "id": "divides-by-scale",
         "function": "dequantize",
-        "name": "divides by the scale instead of multiplying",
-        "explanation": "",
-        "section": "",
+        "name": "divides the codes by the scale instead of multiplying",
+        "explanation": "Your function divides the codes by the scale. The scale is the size of one integer step, so reconstructing a weight scales its code up by the step, not down. Revisit the symmetric int8 picture and what the scale stands for.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "divides by the scale instead of multiplying",
         "source": """
 def dequantize(q, scale):
@@ -230,11 +230,11 @@ def dequantize(q, scale):
 """,
     },
     {
-        "id": "returns-float64-numpy-default-float",
+        "id": "float64-result",
         "function": "dequantize",
-        "name": "returns float64 (NumPy default float)",
-        "explanation": "",
-        "section": "",
+        "name": "returns float64, not float32",
+        "explanation": "Your function computes and returns float64, NumPy's default float, instead of float32. Dequantized weights of twice the size undo part of what quantization saved, and the contract fixes float32. Revisit the exercise's warning about the result's dtype.",
+        "section": "Exercise 3: `dequantize` (3 points)",
         "why": "returns float64 (NumPy default float)",
         "source": """
 def dequantize(q, scale):
@@ -242,11 +242,11 @@ def dequantize(q, scale):
 """,
     },
     {
-        "id": "casts-back-to-the-codes-dtype-int8",
+        "id": "casts-to-int8",
         "function": "dequantize",
-        "name": "casts back to the codes' dtype (int8)",
-        "explanation": "",
-        "section": "",
+        "name": "casts the dequantized values back to int8",
+        "explanation": "Your function multiplies correctly but then casts the result back to the codes' integer type, so the reconstructed weights lose their fractional part. Dequantized weights are real numbers, float32 by the contract. Revisit the exercise's note on the result's dtype.",
+        "section": "Exercise 3: `dequantize` (3 points)",
         "why": "casts back to the codes' dtype (int8)",
         "source": """
 def dequantize(q, scale):
@@ -254,11 +254,11 @@ def dequantize(q, scale):
 """,
     },
     {
-        "id": "computes-in-bfloat16-to-save-memory",
+        "id": "bfloat16-result",
         "function": "dequantize",
-        "name": "computes in bfloat16 to save memory",
-        "explanation": "",
-        "section": "",
+        "name": "computes and returns bfloat16, not float32",
+        "explanation": "Your function computes and returns bfloat16 instead of float32, so the scale and every product are rounded to 8 significant bits. The codes fit bfloat16 exactly but the reconstructed weights do not, and the contract asks for float32. Revisit the exercise's note on the result's dtype.",
+        "section": "Exercise 3: `dequantize` (3 points)",
         "why": "computes in bfloat16 to save memory",
         "source": """
 def dequantize(q, scale):
@@ -266,11 +266,11 @@ def dequantize(q, scale):
 """,
     },
     {
-        "id": "divides-by-127-again-confuses-the-scale",
+        "id": "divides-by-127",
         "function": "dequantize",
-        "name": "divides by 127 again (confuses the scale with max|w|)",
-        "explanation": "",
-        "section": "",
+        "name": "divides by 127 again after applying the scale",
+        "explanation": "Your function divides by 127 once more after applying the scale, as if the scale were the largest magnitude. The scale already is the size of one step: the division by 127 happened when it was computed. Revisit the symmetric int8 picture and what the scale stands for.",
+        "section": "1. Symmetric int8 in one picture",
         "why": "divides by 127 again (confuses the scale with max|w|)",
         "source": """
 def dequantize(q, scale):
@@ -279,11 +279,11 @@ def dequantize(q, scale):
     },
     # ----------------------------------------------------------- w8a8_matmul
     {
-        "id": "int8-x-int8-dot-without-preferred-elemen",
+        "id": "int8-accumulator",
         "function": "w8a8_matmul",
-        "name": "int8 x int8 dot without preferred_element_type (int8 result wraps)",
-        "explanation": "",
-        "section": "",
+        "name": "int8 x int8 dot left to return int8 (wraps)",
+        "explanation": "Your integer dot product has no accumulator type, and a dot of two int8 arrays returns int8: the sums do not fit and wrap around. Integer hardware accumulates int8 products in int32, and you have to ask for that accumulator. Revisit integer matmul and accumulation in int32.",
+        "section": "4. Integer matmul: accumulate in int32",
         "why": "int8 x int8 dot without preferred_element_type (int8 result wraps)",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -296,11 +296,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "accumulates-in-int16",
+        "id": "int16-accumulator",
         "function": "w8a8_matmul",
-        "name": "accumulates in int16",
-        "explanation": "",
-        "section": "",
+        "name": "accumulates in int16, not int32",
+        "explanation": "Your dot accumulates in int16, which holds only up to 32767: three full-size products already overflow it, and the sum wraps around. A sum of K products of codes up to 127 needs about 15 plus log2 K bits. Revisit why the accumulator is int32.",
+        "section": "4. Integer matmul: accumulate in int32",
         "why": "accumulates in int16",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -313,11 +313,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "activations-quantized-per-tensor-one-sca",
+        "id": "per-tensor-activations",
         "function": "w8a8_matmul",
-        "name": "activations quantized per tensor (one scale for all rows)",
-        "explanation": "",
-        "section": "",
+        "name": "one scale for all activations instead of one per row",
+        "explanation": "Your activations share one scale for the whole matrix instead of one per row. A row of small activations then gets the step of the largest row and loses its resolution, the same granularity problem as a per-tensor weight scale. Revisit the exercise's first step: activations are quantized per row (per token).",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
         "why": "activations quantized per tensor (one scale for all rows)",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -330,11 +330,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "activations-quantized-per-column-reuses",
+        "id": "per-column-activations",
         "function": "w8a8_matmul",
-        "name": "activations quantized per column (reuses quantize_per_channel on x)",
-        "explanation": "",
-        "section": "",
+        "name": "activations scaled per column instead of per row",
+        "explanation": "Your function quantizes the activations with one scale per column (per input feature) instead of one per row (per token), and then multiplies dequantized floats. A scale that varies along the summed dimension cannot be factored out of an integer dot product, which is why W8A8 scales activations per row and weights per output column. Revisit the exercise's three steps.",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
         "why": "activations quantized per column (reuses quantize_per_channel on x)",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -343,11 +343,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "activations-not-quantized-weight-only-in",
+        "id": "weight-only",
         "function": "w8a8_matmul",
-        "name": "activations not quantized (weight-only int8)",
-        "explanation": "",
-        "section": "",
+        "name": "activations not quantized (int8 weight-only)",
+        "explanation": "Your function quantizes only the weights: the activations stay float32 and the product is a float matmul. That is int8 weight-only, a different policy with a different error; W8A8 quantizes the activations too and multiplies integers. Revisit the exercise's three steps.",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
         "why": "activations not quantized (weight-only int8)",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -356,11 +356,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "activation-codes-truncated-instead-of-ro",
+        "id": "truncates",
         "function": "w8a8_matmul",
         "name": "activation codes truncated instead of rounded",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your codes are truncated toward zero instead of rounded to the nearest integer: a float to int cast drops the fraction. Each code is then up to a whole step off instead of half a step, and always toward zero, a biased error. Revisit the casting and rounding traps.",
+        "section": "3. Casting and rounding traps",
         "why": "activation codes truncated instead of rounded",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -373,11 +373,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "forgets-the-activation-scale-in-the-resc",
+        "id": "no-activation-scale",
         "function": "w8a8_matmul",
-        "name": "forgets the activation scale in the rescale",
-        "explanation": "",
-        "section": "",
+        "name": "rescale forgets the activation scale",
+        "explanation": "Your rescale applies only the weight scale, so each output row stays in units of its activation codes, off by that row's activation scale. The integer sum carries both scales, and both must be applied. Revisit the exercise's rescale step.",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
         "why": "forgets the activation scale in the rescale",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -391,11 +391,11 @@ def w8a8_matmul(x, q_w, s_w):
     },
     # ---------------------------------------------------- granularity_errors
     {
-        "id": "bf16-reference-what-a-default-precision",
+        "id": "bf16-reference",
         "function": "granularity_errors",
-        "name": "bf16 reference (what a DEFAULT-precision dot is on TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "reference computed from bf16-rounded inputs",
+        "explanation": "Your reference multiplies bfloat16-rounded inputs, so it carries a rounding error of its own and the measured errors mix bfloat16 rounding with quantization. Both products must be exact, so that the error measures quantization alone. Revisit the exercise's note on exact products.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "bf16 reference (what a DEFAULT-precision dot is on TPU)",
         "source": """
 def granularity_errors(seed=9):
@@ -411,11 +411,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "quantized-product-in-bf16-default-precis",
+        "id": "bf16-product",
         "function": "granularity_errors",
-        "name": "quantized product in bf16 (DEFAULT precision on TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "quantized product computed in bfloat16",
+        "explanation": "Your quantized product rounds its operands to bfloat16 before multiplying, so the error you measure includes bfloat16 input rounding on top of quantization. Both products must be exact, so that the error measures quantization alone. Revisit the exercise's note on exact products.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "quantized product in bf16 (DEFAULT precision on TPU)",
         "source": """
 def granularity_errors(seed=9):
@@ -432,11 +432,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "data-from-split-keys-lesson-02-s-recipe",
+        "id": "split-keys",
         "function": "granularity_errors",
-        "name": "data from split keys (lesson 02's recipe) instead of PRNGKey(seed), PRNGKey(seed + 1)",
-        "explanation": "",
-        "section": "",
+        "name": "data drawn from split keys (lesson 02's recipe)",
+        "explanation": "Your data come from two keys split from one, the recipe of lesson 02, instead of the two keys this experiment names. Different data give different errors. Revisit the exercise's description of the data.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "data from split keys (lesson 02's recipe) instead of PRNGKey(seed), PRNGKey(seed + 1)",
         "source": """
 def granularity_errors(seed=9):
@@ -453,11 +453,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "forgets-the-10x-outlier-column",
+        "id": "no-outlier",
         "function": "granularity_errors",
-        "name": "forgets the 10x outlier column",
-        "explanation": "",
-        "section": "",
+        "name": "weights without the outlier column",
+        "explanation": "Your weights have no outlier column: column 0 is never made ten times larger. The outlier is the point of the experiment: it is what makes one per-tensor scale too coarse for every other column. Revisit granularity with one outlier column.",
+        "section": "5. Granularity: one outlier column",
         "why": "forgets the 10x outlier column",
         "source": """
 def granularity_errors(seed=9):
@@ -472,11 +472,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "mean-error-of-the-weights-not-of-the-mat",
+        "id": "weight-error",
         "function": "granularity_errors",
-        "name": "mean error of the weights, not of the matmul outputs",
-        "explanation": "",
-        "section": "",
+        "name": "error of the weights, not of the matmul outputs",
+        "explanation": "Your errors are the mean error of the dequantized weights, not of the matmul outputs. The experiment measures what quantization does to a layer's output, against the exact product of the inputs and the original weights. Revisit what the exercise asks you to measure.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "mean error of the weights, not of the matmul outputs",
         "source": """
 def granularity_errors(seed=9):
@@ -490,11 +490,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "max-abs-error-instead-of-mean",
+        "id": "max-not-mean",
         "function": "granularity_errors",
-        "name": "max abs error instead of mean",
-        "explanation": "",
-        "section": "",
+        "name": "max abs error recorded instead of mean",
+        "explanation": "Your errors are the maximum absolute error where the experiment asks for the mean. A maximum follows a few extreme outputs, while the mean describes the whole layer, which is what the comparison of granularities is about. Revisit the exercise's error measure.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "max abs error instead of mean",
         "source": """
 def granularity_errors(seed=9):
@@ -510,11 +510,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "seed-ignored-always-the-seed-s-data-seed",
+        "id": "seed-ignored",
         "function": "granularity_errors",
-        "name": "seed ignored (always the seed's data, seed 9)",
-        "explanation": "",
-        "section": "",
+        "name": "always uses the default seed's data",
+        "explanation": "Your function always builds the data of the default seed, whatever seed it is given. The experiment must follow its seed argument so that it can be repeated on other data. Revisit the exercise's description of the data.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "seed ignored (always the seed's data, seed 9)",
         "source": """
 def granularity_errors(seed=9):
@@ -530,11 +530,11 @@ def granularity_errors(seed=9):
 """,
     },
     {
-        "id": "the-seed-s-code-reference-and-product-at",
+        "id": "default-precision",
         "function": "granularity_errors",
-        "name": "the seed's code: reference and product at DEFAULT precision (one bf16 pass on a TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "reference and product at DEFAULT precision",
+        "explanation": "Your reference and your quantized product are float32 matmuls at the default precision, which on a TPU rounds both operands to bfloat16. The error then mixes bfloat16 rounding with quantization and changes the per-channel result by several percent. Revisit the exercise's note on exact products.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
         "why": "the seed's code: reference and product at DEFAULT precision (one bf16 pass on a TPU)",
         "only_under": "tpu",
         "source": """
@@ -552,11 +552,11 @@ def granularity_errors(seed=9):
     },
     # ----------------------------------------------------------- w8a8_matmul
     {
-        "id": "activation-scale-clamped-to-finfo-float3",
+        "id": "scale-floor-eps",
         "function": "w8a8_matmul",
-        "name": "activation scale clamped to finfo(float32).eps (torchao-style): rows with max|x| < 1.5e-5 lose resolution",
-        "explanation": "",
-        "section": "",
+        "name": "activation scale floored at machine epsilon",
+        "explanation": "Your activation scale has a floor at float32's machine epsilon, so a row whose largest magnitude is below about 1.5e-5 gets a step coarser than its own and loses resolution. Only an all-zero row needs a guard; a row of small activations is an ordinary row with a small scale, and keeping its resolution is the point of a per-row scale. Revisit the note on tiny columns in the per-channel exercise: the same rules apply to rows here.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "activation scale clamped to finfo(float32).eps (torchao-style): rows with max|x| < 1.5e-5 lose resolution",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -569,11 +569,11 @@ def w8a8_matmul(x, q_w, s_w):
     },
     # --------------------------------------------------- quantize_per_tensor
     {
-        "id": "reuses-per-channel-scales-scale-max-of-t",
+        "id": "max-of-channel-scales",
         "function": "quantize_per_tensor",
-        "name": "reuses per-channel scales: scale = max of the per-channel scales; an all-zero column's guard scale 1.0 wins whenever max|w| < 127",
-        "explanation": "",
-        "section": "",
+        "name": "per-tensor scale taken as the largest per-channel scale",
+        "explanation": "Your per-tensor scale is the largest of the per-channel scales. That equals the tensor's own scale, except when some column is all zeros: its guard scale of 1.0 then wins whenever every weight is smaller than 127 in magnitude, and the codes become far too coarse. Revisit the zero-channel guard: it is for an all-zero tensor, not for one zero column.",
+        "section": "2. Round trip, bytes saved, and the zero-channel guard",
         "why": "reuses per-channel scales: scale = max of the per-channel scales; an all-zero column's guard scale 1.0 wins whenever max|w| < 127",
         "source": """
 def quantize_per_tensor(w):
@@ -585,11 +585,11 @@ def quantize_per_tensor(w):
     },
     # ------------------------------------------------------------ dequantize
     {
-        "id": "casts-only-q-to-float32-a-float64-scale",
+        "id": "float64-from-scale",
         "function": "dequantize",
-        "name": "casts only q to float32: a float64 scale (np.float64 / float64 array) gives a float64 result",
-        "explanation": "",
-        "section": "",
+        "name": "a float64 scale gives a float64 result",
+        "explanation": "Your function casts the codes to float32 but keeps the scale's own dtype, so a float64 scale gives a float64 result. The contract asks for float32 whatever the scale's type. Revisit the exercise's warning about mixed dtypes.",
+        "section": "Exercise 3: `dequantize` (3 points)",
         "why": "casts only q to float32: a float64 scale (np.float64 / float64 array) gives a float64 result",
         "source": """
 def dequantize(q, scale):
@@ -598,11 +598,11 @@ def dequantize(q, scale):
     },
     # ----------------------------------------------------------- w8a8_matmul
     {
-        "id": "int8-x-int8-dot-with-preferred-element-t",
+        "id": "float32-accumulator",
         "function": "w8a8_matmul",
-        "name": "int8 x int8 dot with preferred_element_type=float32 (float32 accumulation, not int32): rounds once |acc| > 2**24 (K > ~1040)",
-        "explanation": "",
-        "section": "",
+        "name": "int8 products accumulated in float32, not int32",
+        "explanation": "Your dot accumulates the int8 products in float32 instead of int32. float32 holds integers exactly only up to 2 to the 24th, so for long enough rows the sums are rounded, while int32 accumulation is exact on every backend. Revisit integer matmul and why it accumulates in int32.",
+        "section": "4. Integer matmul: accumulate in int32",
         "why": "int8 x int8 dot with preferred_element_type=float32 (float32 accumulation, not int32): rounds once |acc| > 2**24 (K > ~1040)",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -615,11 +615,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "codes-cast-to-bfloat16-mxu-native-int8-f",
+        "id": "bf16-codes-f32-accum",
         "function": "w8a8_matmul",
-        "name": "codes cast to bfloat16 ('MXU-native, int8 fits bf16 exactly') with f32 accumulation: not int32, rounds once |acc| > 2**24",
-        "explanation": "",
-        "section": "",
+        "name": "codes multiplied as bfloat16 with float32 accumulation",
+        "explanation": "Your function casts the codes to bfloat16 and accumulates their products in float32. The codes fit bfloat16 exactly, but float32 holds integers exactly only up to 2 to the 24th, so for long enough rows the sums are rounded, while int32 accumulation is exact on every backend. Revisit integer matmul and why it accumulates in int32.",
+        "section": "4. Integer matmul: accumulate in int32",
         "why": "codes cast to bfloat16 ('MXU-native, int8 fits bf16 exactly') with f32 accumulation: not int32, rounds once |acc| > 2**24",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -633,11 +633,11 @@ def w8a8_matmul(x, q_w, s_w):
 """,
     },
     {
-        "id": "activation-scale-clamped-at-1e-12-common",
+        "id": "scale-floor-1e-12",
         "function": "w8a8_matmul",
-        "name": "activation scale clamped at 1e-12 (common 'avoid divide by zero' clamp): rows with max|x| < 1e-12 lose resolution",
-        "explanation": "",
-        "section": "",
+        "name": "activation scale floored by a tiny constant",
+        "explanation": "Your activation scale has a floor, so a row whose largest magnitude is below 1e-12 gets a coarser step than its own and loses resolution. Only an all-zero row needs a guard; a row of small activations is an ordinary row with a small scale. Revisit the note on tiny columns in the per-channel exercise: the same rules apply to rows here.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "activation scale clamped at 1e-12 (common 'avoid divide by zero' clamp): rows with max|x| < 1e-12 lose resolution",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
@@ -650,11 +650,11 @@ def w8a8_matmul(x, q_w, s_w):
     },
     # -------------------------------------------------- quantize_per_channel
     {
-        "id": "numpy-dtype-follows-the-input-a-float64",
+        "id": "float64-scale",
         "function": "quantize_per_channel",
-        "name": "NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 (1, N))",
-        "explanation": "",
-        "section": "",
+        "name": "float64 scale for a float64 input",
+        "explanation": "For a float64 NumPy input your scale comes back as float64, because it follows the input's dtype. The contract fixes the scale as float32 whatever the input: it is what gets stored beside the codes. Revisit the exercise's notes on float64 inputs.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 (1, N))",
         "source": """
 def quantize_per_channel(w):
@@ -667,11 +667,11 @@ def quantize_per_channel(w):
     },
     # --------------------------------------------------- quantize_per_tensor
     {
-        "id": "numpy-dtype-follows-the-input-a-float64",
+        "id": "float64-scale",
         "function": "quantize_per_tensor",
-        "name": "NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 ())",
-        "explanation": "",
-        "section": "",
+        "name": "float64 scale for a float64 input",
+        "explanation": "For a float64 NumPy input your scale comes back as float64, because it follows the input's dtype. The contract fixes the scale as float32 whatever the input: it is what gets stored beside the codes. Revisit the notes on float64 inputs of the per-channel exercise, which hold here too.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "NumPy, dtype follows the input: a float64 NumPy w gives a float64 scale (contract: float32 ())",
         "source": """
 def quantize_per_tensor(w):
@@ -683,11 +683,11 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "id": "dead-tensor-threshold-max-w-1e-12-treate",
+        "id": "tiny-treated-as-zero",
         "function": "quantize_per_tensor",
-        "name": "dead-tensor threshold: max|w| < 1e-12 treated as all-zero (scale 1.0, codes 0)",
-        "explanation": "",
-        "section": "",
+        "name": "a tensor of tiny values treated as all zeros",
+        "explanation": "Your function treats a tensor whose largest magnitude is below a small threshold as all zeros, with the guard scale and every code 0, so its tiny weights are lost. Only an exactly all-zero tensor needs the guard; a tensor of tiny values is an ordinary one with a tiny scale. Revisit the per-channel exercise's note on tiny columns.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "dead-tensor threshold: max|w| < 1e-12 treated as all-zero (scale 1.0, codes 0)",
         "source": """
 def quantize_per_tensor(w):
@@ -700,11 +700,11 @@ def quantize_per_tensor(w):
     },
     # -------------------------------------------------- quantize_per_channel
     {
-        "id": "zeroes-w-in-place-then-answers-for-zeros",
+        "id": "zeroes-input",
         "function": "quantize_per_channel",
-        "name": "zeroes w in place, then answers for zeros (codes 0, scales 1.0)",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's weights with zeros",
+        "explanation": "Your function overwrites the caller's array with zeros and then returns the answer for all-zero data. A function must leave its inputs as they were: the caller still needs them, and the answer must be about the data it was given. Revisit the exercise's contract.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
         "why": "zeroes w in place, then answers for zeros (codes 0, scales 1.0)",
         "source": """
 def quantize_per_channel(w):
@@ -716,11 +716,11 @@ def quantize_per_channel(w):
     },
     # --------------------------------------------------- quantize_per_tensor
     {
-        "id": "zeroes-w-in-place-then-answers-for-zeros",
+        "id": "zeroes-input",
         "function": "quantize_per_tensor",
-        "name": "zeroes w in place, then answers for zeros (codes 0, scale 1.0)",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's weights with zeros",
+        "explanation": "Your function overwrites the caller's array with zeros and then returns the answer for all-zero data. A function must leave its inputs as they were: the caller still needs them, and the answer must be about the data it was given. Revisit the exercise's contract.",
+        "section": "Exercise 2: `quantize_per_tensor` (3 points)",
         "why": "zeroes w in place, then answers for zeros (codes 0, scale 1.0)",
         "source": """
 def quantize_per_tensor(w):
@@ -731,11 +731,11 @@ def quantize_per_tensor(w):
     },
     # ------------------------------------------------------------ dequantize
     {
-        "id": "zeroes-the-codes-in-place-then-answers-f",
+        "id": "zeroes-input",
         "function": "dequantize",
-        "name": "zeroes the codes in place, then answers for zeros",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's codes with zeros",
+        "explanation": "Your function overwrites the caller's array with zeros and then returns the answer for all-zero data. A function must leave its inputs as they were: the caller still needs them, and the answer must be about the data it was given. Revisit the exercise's contract.",
+        "section": "Exercise 3: `dequantize` (3 points)",
         "why": "zeroes the codes in place, then answers for zeros",
         "source": """
 def dequantize(q, scale):
@@ -746,11 +746,11 @@ def dequantize(q, scale):
     },
     # ----------------------------------------------------------- w8a8_matmul
     {
-        "id": "zeroes-the-activations-in-place-then-ans",
+        "id": "zeroes-input",
         "function": "w8a8_matmul",
-        "name": "zeroes the activations in place, then answers for zeros",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's activations with zeros",
+        "explanation": "Your function overwrites the caller's array with zeros and then returns the answer for all-zero data. A function must leave its inputs as they were: the caller still needs them, and the answer must be about the data it was given. Revisit the exercise's contract.",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
         "why": "zeroes the activations in place, then answers for zeros",
         "source": """
 def w8a8_matmul(x, q_w, s_w):
