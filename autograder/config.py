@@ -46,6 +46,11 @@ def colab_badge(lesson: str, root: Path = ROOT, repository: str | None = None) -
     )
 
 
+# Instructor-only files beside a lesson's source notebook (solutions/<NN_name>/): the library of
+# known wrong answers (answers in disguise). nbgrader's generate_assignment and the release skip them.
+INSTRUCTOR_ONLY = ("mistakes.py",)
+
+
 def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:
     """nbgrader settings for a course directory laid out like this repository."""
     c = Config()
@@ -53,6 +58,7 @@ def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Co
     c.CourseDirectory.source_directory = SOURCE_DIR
     c.CourseDirectory.release_directory = RELEASE_DIR
     c.CourseDirectory.course_id = "tpu-precision-course"
+    c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", *INSTRUCTOR_ONLY]
     if db_path is not None:
         c.CourseDirectory.db_url = f"sqlite:///{db_path}"
     c.ClearSolutions.code_stub = {"python": CODE_STUB}

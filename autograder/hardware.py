@@ -8,7 +8,7 @@ CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul 
 1. a probe: one float32 matmul at DEFAULT, HIGH and HIGHEST precision against float64, and what
    DEFAULT matches (exact, TF32 inputs, or one bf16 pass): the fact the whole course rests on;
 2. every solution notebook in a fresh kernel, hidden tests included: result, seconds, errors;
-3. the wrong answers that only a device exposes (``"only_under"`` in tests/mutants/), with no
+3. the wrong answers that only a device exposes (``"only_under"`` in solutions/<NN_name>/mistakes.py), with no
    emulation at all: on a TPU their hidden tests must catch them; elsewhere it is reported.
 
 It writes OUT/hardware.json and OUT/hardware.md (the table docs/TESTING.md quotes) and exits 1 if a

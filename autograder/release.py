@@ -22,7 +22,16 @@ from pathlib import Path
 
 import nbformat
 
-from .config import BADGE_MARKER, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, colab_url, nbgrader_config
+from .config import (
+    BADGE_MARKER,
+    INSTRUCTOR_ONLY,
+    RELEASE_DIR,
+    ROOT,
+    SOURCE_DIR,
+    colab_badge,
+    colab_url,
+    nbgrader_config,
+)
 from .notebooks import lessons
 from .words import plural
 
@@ -45,7 +54,7 @@ def prepare_course(
     for lesson in names:
         src = root / SOURCE_DIR / lesson
         dst = course / SOURCE_DIR / lesson
-        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", *INSTRUCTOR_ONLY))
         path = dst / f"{lesson}.ipynb"
         nb = nbformat.read(str(path), as_version=4)
         nbformat.write(with_badge(nb, lesson, root, repository), str(path))

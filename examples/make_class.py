@@ -4,13 +4,13 @@
     python examples/make_class.py --bench DIR      # the benchmark's 8 honest students, in DIR
 
 Every notebook is the committed student release with answer cells filled in, as a student would
-submit it: reference answers from solutions/, plausible wrong answers from tests/mutants/, or
+submit it: reference answers from solutions/, plausible wrong answers from solutions/<lesson>/mistakes.py, or
 the untouched stub.
 
 The example class (SUBMISSIONS/<student>/<NN_name>.ipynb):
 - ``ada``: every lesson, every answer right;
 - ``bob``: every lesson submitted untouched;
-- ``cy``: typical mistakes (one plausible wrong answer per lesson, from tests/mutants/), the last
+- ``cy``: typical mistakes (one plausible wrong answer per lesson, from solutions/<lesson>/mistakes.py), the last
   lesson not submitted (``missing``) and a stray notes.txt (reported, not fatal);
 - ``eve`` breaks things: right answers plus an input transformer that would turn every test into
   a no-op (``tampered``: no points), deleted and edited test cells (``tampered``: the originals
@@ -52,7 +52,7 @@ def answer_functions(lesson: str) -> list[str]:
 
 def with_mistakes(lesson: str, k: int):
     """The release answered right except for the k-th plausible wrong answer of each of up to
-    two exercises (k cycles through tests/mutants/<lesson>.py)."""
+    two exercises (k cycles through solutions/<lesson>/mistakes.py)."""
     by_function: dict[str, list[dict]] = {}
     for m in load_mutants(lesson):
         by_function.setdefault(m["function"], []).append(m)

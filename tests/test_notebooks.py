@@ -62,7 +62,7 @@ def graded_candidates(tmp_path_factory):
     def run(lesson):
         if lesson not in cache:
             mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
-            assert mutants, f"tests/mutants/{lesson}.py lists no wrong answers"
+            assert mutants, f"solutions/{lesson}/mistakes.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
             print(f"{lesson} graded with GRADING_SEED={TEST_SEED} (COURSE_TEST_SEED)")
             records, results = grade_variants(lesson, mutants, "tpu", alternatives, seed=TEST_SEED)

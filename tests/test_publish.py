@@ -133,6 +133,17 @@ def test_nothing_hidden_is_published(published):
     assert leaks(published_text(out)) == []
 
 
+def test_no_known_mistake_is_published(published):
+    """The course copy holds the library of known mistakes (solutions/<NN_name>/mistakes.py); the
+    published tree holds neither the file nor a line of any wrong answer (tests/test_mistakes.py)."""
+    from test_mistakes import FILE_NAME, mistakes_in
+
+    out, root, _ = published
+    assert all((root / "solutions" / lesson / FILE_NAME).is_file() for lesson in LESSONS)
+    assert not list(out.rglob(FILE_NAME))
+    assert mistakes_in(published_text(out)) == []
+
+
 def test_student_readme_has_the_lessons_badges_work_submit_and_licence(published):
     out, root, student = published
     readme = (out / "README.md").read_text()

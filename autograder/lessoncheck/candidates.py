@@ -1,6 +1,7 @@
 """The course's known answers to each lesson's exercises, for authors: plausible wrong answers
-(tests/mutants/<NN_name>.py) and other people's correct ones (tests/alternatives/<NN_name>.py),
-what a graded one must show (MutantResult), and which test cells can reach a function."""
+(the course's library, solutions/<NN_name>/mistakes.py) and other people's correct ones
+(tests/alternatives/<NN_name>.py), what a graded one must show (MutantResult), and which test
+cells can reach a function."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..mistakes import load as load_mistakes
 from ..notebooks import ROOT, cell_grade_id
 
 
@@ -25,13 +27,8 @@ def emulated_mutants(mutants: list[dict], mode: str) -> list[dict]:
 
 
 def load_mutants(lesson: str) -> list[dict]:
-    path = ROOT / "tests" / "mutants" / f"{lesson}.py"
-    if not path.exists():
-        return []
-    spec = importlib.util.spec_from_file_location(f"mutants_{lesson}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return list(module.MUTANTS)
+    """The lesson's known wrong answers (solutions/<NN_name>/mistakes.py) as candidates to grade."""
+    return [m.as_candidate() for m in load_mistakes(lesson)]
 
 
 @dataclass

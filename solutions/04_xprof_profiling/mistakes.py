@@ -1,9 +1,19 @@
-"""Plausible wrong answers for 04_xprof_profiling (see docs/AUTHORING.md)."""
+"""Known wrong answers to 04_xprof_profiling's exercises: course content for instructors, never released.
 
-MUTANTS = [
-    # ---------------------------------------------------------------- capture_warmed_trace
+Each is a plausible mistake a student makes, with its code (``source``), a short ``name`` and an
+``explanation`` a student reads when the grader finds that their function behaves like it, and the
+lesson ``section`` to re-read. The grader diagnoses failed checks against them; the test suite
+grades each one and asserts it loses only its own exercise. Plain data (read with
+ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
+
+MISTAKES = [
+    # -------------------------------------------------- capture_warmed_trace
     {
+        "id": "warm-up-call-made-inside-the-trace-compi",
         "function": "capture_warmed_trace",
+        "name": "warm-up call made inside the trace: compilation is traced",
+        "explanation": "",
+        "section": "",
         "why": "warm-up call made inside the trace: compilation is traced",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -27,7 +37,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "the-seed-s-default-tpu-xprof-trace-insid",
         "function": "capture_warmed_trace",
+        "name": "the seed's default ./tpu-xprof-trace inside the working tree",
+        "explanation": "",
+        "section": "",
         "why": "the seed's default ./tpu-xprof-trace inside the working tree",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -49,7 +63,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "default-directory-is-a-temporarydirector",
         "function": "capture_warmed_trace",
+        "name": "default directory is a TemporaryDirectory: deleted when the function returns",
+        "explanation": "",
+        "section": "",
         "why": "default directory is a TemporaryDirectory: deleted when the function returns",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -72,7 +90,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "steady-ms-is-the-whole-traced-loop-not-p",
         "function": "capture_warmed_trace",
+        "name": "steady_ms is the whole traced loop, not per step",
+        "explanation": "",
+        "section": "",
         "why": "steady_ms is the whole traced loop, not per step",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -96,7 +118,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "xplane-count-counts-every-file-the-trace",
         "function": "capture_warmed_trace",
+        "name": "xplane_count counts every file the trace wrote",
+        "explanation": "",
+        "section": "",
         "why": "xplane_count counts every file the trace wrote",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -120,9 +146,13 @@ def capture_warmed_trace(steps=4, trace_dir=None):
             "trace_dir": str(trace_dir)}
 """,
     },
-    # ---------------------------------------------------------------- xplane_path
+    # ----------------------------------------------------------- xplane_path
     {
+        "id": "returns-the-oldest-file",
         "function": "xplane_path",
+        "name": "returns the oldest file",
+        "explanation": "",
+        "section": "",
         "why": "returns the oldest file",
         "source": """
 def xplane_path(trace_dir):
@@ -133,7 +163,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
+        "id": "newest-by-path-name-the-run-folder-s-tim",
         "function": "xplane_path",
+        "name": "newest by path name (the run folder's timestamp), not by mtime",
+        "explanation": "",
+        "section": "",
         "why": "newest by path name (the run folder's timestamp), not by mtime",
         "source": """
 def xplane_path(trace_dir):
@@ -144,7 +178,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
+        "id": "not-recursive-looks-only-in-trace-dir-it",
         "function": "xplane_path",
+        "name": "not recursive: looks only in trace_dir itself",
+        "explanation": "",
+        "section": "",
         "why": "not recursive: looks only in trace_dir itself",
         "source": """
 def xplane_path(trace_dir):
@@ -155,7 +193,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
+        "id": "returns-none-instead-of-raising-when-the",
         "function": "xplane_path",
+        "name": "returns None instead of raising when there is no xplane",
+        "explanation": "",
+        "section": "",
         "why": "returns None instead of raising when there is no xplane",
         "source": """
 def xplane_path(trace_dir):
@@ -164,7 +206,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
+        "id": "picks-the-newest-file-of-any-kind",
         "function": "xplane_path",
+        "name": "picks the newest file of any kind",
+        "explanation": "",
+        "section": "",
         "why": "picks the newest file of any kind",
         "source": """
 def xplane_path(trace_dir):
@@ -174,9 +220,13 @@ def xplane_path(trace_dir):
     return max(files, key=lambda p: p.stat().st_mtime)
 """,
     },
-    # ---------------------------------------------------------------- count_events
+    # ---------------------------------------------------------- count_events
     {
+        "id": "exact-name-match-instead-of-substring",
         "function": "count_events",
+        "name": "exact name match instead of substring",
+        "explanation": "",
+        "section": "",
         "why": "exact name match instead of substring",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -185,7 +235,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
+        "id": "only-looks-at-the-host-cpu-plane",
         "function": "count_events",
+        "name": "only looks at the /host:CPU plane",
+        "explanation": "",
+        "section": "",
         "why": "only looks at the /host:CPU plane",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -195,7 +249,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
+        "id": "case-insensitive-match",
         "function": "count_events",
+        "name": "case-insensitive match",
+        "explanation": "",
+        "section": "",
         "why": "case-insensitive match",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -205,7 +263,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
+        "id": "counts-distinct-names-not-events",
         "function": "count_events",
+        "name": "counts distinct names, not events",
+        "explanation": "",
+        "section": "",
         "why": "counts distinct names, not events",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -214,9 +276,13 @@ def count_events(xplane_file, name_substring):
                 if name_substring in ev.name})
 """,
     },
-    # ---------------------------------------------------------------- step_times_ms
+    # --------------------------------------------------------- step_times_ms
     {
+        "id": "ordered-by-start-time-not-by-step-num",
         "function": "step_times_ms",
+        "name": "ordered by start time, not by step_num",
+        "explanation": "",
+        "section": "",
         "why": "ordered by start time, not by step_num",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -231,7 +297,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
+        "id": "microseconds-instead-of-milliseconds",
         "function": "step_times_ms",
+        "name": "microseconds instead of milliseconds",
+        "explanation": "",
+        "section": "",
         "why": "microseconds instead of milliseconds",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -247,7 +317,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
+        "id": "plain-traceannotations-of-the-same-name",
         "function": "step_times_ms",
+        "name": "plain TraceAnnotations of the same name counted as steps",
+        "explanation": "",
+        "section": "",
         "why": "plain TraceAnnotations of the same name counted as steps",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -263,7 +337,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
+        "id": "substring-match-on-the-step-name",
         "function": "step_times_ms",
+        "name": "substring match on the step name",
+        "explanation": "",
+        "section": "",
         "why": "substring match on the step name",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -278,9 +356,13 @@ def step_times_ms(xplane_file, step_name):
     return [ms for _, ms in sorted(found)]
 """,
     },
-    # ---------------------------------------------------------------- top_ops
+    # --------------------------------------------------------------- top_ops
     {
+        "id": "smallest-first",
         "function": "top_ops",
+        "name": "smallest first",
+        "explanation": "",
+        "section": "",
         "why": "smallest first",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -305,7 +387,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "hard-codes-the-cpu-layout-hlo-op-events",
         "function": "top_ops",
+        "name": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
+        "explanation": "",
+        "section": "",
         "why": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -320,7 +406,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "groups-by-event-name-gpu-kernel-names-in",
         "function": "top_ops",
+        "name": "groups by event name (GPU kernel names) instead of the hlo_op stat",
+        "explanation": "",
+        "section": "",
         "why": "groups by event name (GPU kernel names) instead of the hlo_op stat",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -337,7 +427,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "adds-host-launch-events-to-device-execut",
         "function": "top_ops",
+        "name": "adds host launch events to device executions",
+        "explanation": "",
+        "section": "",
         "why": "adds host launch events to device executions",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -360,7 +454,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "milliseconds-instead-of-microseconds",
         "function": "top_ops",
+        "name": "milliseconds instead of microseconds",
+        "explanation": "",
+        "section": "",
         "why": "milliseconds instead of microseconds",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -385,7 +483,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "every-event-on-device-planes-counts-xla",
         "function": "top_ops",
+        "name": "every event on device planes counts (XLA Modules, Steps, memcpy)",
+        "explanation": "",
+        "section": "",
         "why": "every event on device planes counts (XLA Modules, Steps, memcpy)",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -404,9 +506,13 @@ def top_ops(xplane_file, k=5):
     return [(n, ns / 1e3) for n, ns in sorted(totals.items(), key=lambda t: -t[1])[:k]]
 """,
     },
-    # ------------------------------------------ found by independent reviewers (session 2)
+    # -------------------------------------------------- capture_warmed_trace
     {
+        "id": "times-in-seconds-instead-of-milliseconds",
         "function": "capture_warmed_trace",
+        "name": "times in seconds instead of milliseconds",
+        "explanation": "",
+        "section": "",
         "why": "times in seconds instead of milliseconds",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -430,7 +536,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "returns-trace-dir-as-given-relative-path",
         "function": "capture_warmed_trace",
+        "name": "returns trace_dir as given (relative path not made absolute)",
+        "explanation": "",
+        "section": "",
         "why": "returns trace_dir as given (relative path not made absolute)",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -452,8 +562,13 @@ def capture_warmed_trace(steps=4, trace_dir=None):
             "xplane_count": len(list(Path(trace_dir).rglob("*.xplane.pb"))), "trace_dir": str(trace_dir)}
 """,
     },
+    # ----------------------------------------------------------- xplane_path
     {
+        "id": "matches-pb-so-any-newer-non-xplane-pb-fi",
         "function": "xplane_path",
+        "name": "matches *.pb, so any newer non-xplane .pb file is returned",
+        "explanation": "",
+        "section": "",
         "why": "matches *.pb, so any newer non-xplane .pb file is returned",
         "source": """
 def xplane_path(trace_dir):
@@ -464,7 +579,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
+        "id": "filenotfounderror-message-does-not-name",
         "function": "xplane_path",
+        "name": "FileNotFoundError message does not name the directory",
+        "explanation": "",
+        "section": "",
         "why": "FileNotFoundError message does not name the directory",
         "source": """
 def xplane_path(trace_dir):
@@ -474,8 +593,13 @@ def xplane_path(trace_dir):
     return max(files, key=lambda p: p.stat().st_mtime)
 """,
     },
+    # --------------------------------------------------------- step_times_ms
     {
+        "id": "xprof-reader-sorts-by-step-num-as-a-stri",
         "function": "step_times_ms",
+        "name": "xprof reader, sorts by step_num as a string ('10' before '2')",
+        "explanation": "",
+        "section": "",
         "why": "xprof reader, sorts by step_num as a string ('10' before '2')",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -491,8 +615,13 @@ def step_times_ms(xplane_file, step_name):
     return [d for _, d in sorted(steps, key=lambda s: s[0])]
 """,
     },
+    # --------------------------------------------------------------- top_ops
     {
+        "id": "falls-back-to-host-planes-only-when-no-d",
         "function": "top_ops",
+        "name": "falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])",
+        "explanation": "",
+        "section": "",
         "why": "falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -517,9 +646,13 @@ def top_ops(xplane_file, k=5):
     return sorted(totals.items(), key=lambda t: -t[1])[:k]
 """,
     },
-    # ------------------------------------------ found by a second round of reviewers (session 2)
+    # -------------------------------------------------- capture_warmed_trace
     {
+        "id": "aot-compile-outside-the-timer-warmup-ms",
         "function": "capture_warmed_trace",
+        "name": "AOT compile outside the timer: warmup_ms excludes compilation",
+        "explanation": "",
+        "section": "",
         "why": "AOT compile outside the timer: warmup_ms excludes compilation",
         "source": """
 
@@ -544,7 +677,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "tpu-trace-dir-overrides-an-explicit-trac",
         "function": "capture_warmed_trace",
+        "name": "$TPU_TRACE_DIR overrides an explicit trace_dir",
+        "explanation": "",
+        "section": "",
         "why": "$TPU_TRACE_DIR overrides an explicit trace_dir",
         "source": """
 
@@ -567,7 +704,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "xplane-count-counts-only-this-run-s-fold",
         "function": "capture_warmed_trace",
+        "name": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
+        "explanation": "",
+        "section": "",
         "why": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
         "source": """
 
@@ -592,7 +733,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "trace-dir-returned-as-a-path-not-a-strin",
         "function": "capture_warmed_trace",
+        "name": "trace_dir returned as a Path, not a string",
+        "explanation": "",
+        "section": "",
         "why": "trace_dir returned as a Path, not a string",
         "source": """
 
@@ -617,7 +762,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "no-final-block-until-ready-steady-ms-tim",
         "function": "capture_warmed_trace",
+        "name": "no final block_until_ready: steady_ms times dispatch only",
+        "explanation": "",
+        "section": "",
         "why": "no final block_until_ready: steady_ms times dispatch only",
         "source": """
 
@@ -641,8 +790,13 @@ def capture_warmed_trace(steps=4, trace_dir=None):
             "xplane_count": len(list(trace_dir.rglob('*.xplane.pb'))), "trace_dir": str(trace_dir)}
 """,
     },
+    # ----------------------------------------------------------- xplane_path
     {
+        "id": "pattern-xplane-pb-no-dot-also-matches-e",
         "function": "xplane_path",
+        "name": "pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb",
+        "explanation": "",
+        "section": "",
         "why": "pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb",
         "source": """
 def xplane_path(trace_dir):
@@ -652,8 +806,13 @@ def xplane_path(trace_dir):
     return max(files, key=lambda p: p.stat().st_mtime)
 """,
     },
+    # ---------------------------------------------------------- count_events
     {
+        "id": "only-host-and-device-planes-skips-other",
         "function": "count_events",
+        "name": "only /host: and /device: planes (skips other planes)",
+        "explanation": "",
+        "section": "",
         "why": "only /host: and /device: planes (skips other planes)",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -663,7 +822,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
+        "id": "deduplicates-events-by-name-start-durati",
         "function": "count_events",
+        "name": "deduplicates events by (name, start, duration) across lines",
+        "explanation": "",
+        "section": "",
         "why": "deduplicates events by (name, start, duration) across lines",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -673,7 +836,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
+        "id": "also-counts-events-whose-hlo-op-stat-val",
         "function": "count_events",
+        "name": "also counts events whose hlo_op/stat values contain the substring",
+        "explanation": "",
+        "section": "",
         "why": "also counts events whose hlo_op/stat values contain the substring",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -687,8 +854,13 @@ def count_events(xplane_file, name_substring):
     return n
 """,
     },
+    # --------------------------------------------------------- step_times_ms
     {
+        "id": "dict-keyed-by-step-num-repeated-step-num",
         "function": "step_times_ms",
+        "name": "dict keyed by step_num: repeated step numbers collapse to one",
+        "explanation": "",
+        "section": "",
         "why": "dict keyed by step_num: repeated step numbers collapse to one",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -705,7 +877,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
+        "id": "searches-every-plane-device-planes-inclu",
         "function": "step_times_ms",
+        "name": "searches every plane, device planes included (not only /host:)",
+        "explanation": "",
+        "section": "",
         "why": "searches every plane, device planes included (not only /host:)",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -719,8 +895,13 @@ def step_times_ms(xplane_file, step_name):
     return [ms for _, ms in sorted(found, key=lambda t: t[0])]
 """,
     },
+    # --------------------------------------------------------------- top_ops
     {
+        "id": "only-the-first-device-plane-multi-chip-t",
         "function": "top_ops",
+        "name": "only the first /device: plane (multi-chip traces lose the others)",
+        "explanation": "",
+        "section": "",
         "why": "only the first /device: plane (multi-chip traces lose the others)",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -751,7 +932,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "xla-ops-plane-also-counts-hlo-op-events",
         "function": "top_ops",
+        "name": "XLA Ops plane: also counts hlo_op events on its other lines",
+        "explanation": "",
+        "section": "",
         "why": "XLA Ops plane: also counts hlo_op events on its other lines",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -783,7 +968,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "drops-control-flow-ops-while-call-condit",
         "function": "top_ops",
+        "name": "drops control-flow ops (while/call/conditional) to avoid double counting",
+        "explanation": "",
+        "section": "",
         "why": "drops control-flow ops (while/call/conditional) to avoid double counting",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -815,7 +1004,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "rows-are-lists-not-name-us-tuples",
         "function": "top_ops",
+        "name": "rows are lists, not (name, us) tuples",
+        "explanation": "",
+        "section": "",
         "why": "rows are lists, not (name, us) tuples",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -845,7 +1038,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
+        "id": "k-0-treated-as-all-falsy-k",
         "function": "top_ops",
+        "name": "k=0 treated as 'all' (falsy k)",
+        "explanation": "",
+        "section": "",
         "why": "k=0 treated as 'all' (falsy k)",
         "source": """
 def top_ops(xplane_file, k=5):

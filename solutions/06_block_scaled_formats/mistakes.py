@@ -1,9 +1,19 @@
-"""Plausible wrong answers for 06_block_scaled_formats (each must fail its own hidden test only)."""
+"""Known wrong answers to 06_block_scaled_formats's exercises: course content for instructors, never released.
 
-MUTANTS = [
-    # ------------------------------------------------------------------ mx_quantize
+Each is a plausible mistake a student makes, with its code (``source``), a short ``name`` and an
+``explanation`` a student reads when the grader finds that their function behaves like it, and the
+lesson ``section`` to re-read. The grader diagnoses failed checks against them; the test suite
+grades each one and asserts it loses only its own exercise. Plain data (read with
+ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
+
+MISTAKES = [
+    # ----------------------------------------------------------- mx_quantize
     {
+        "id": "round-log2-max-instead-of-floor-for-the",
         "function": "mx_quantize",
+        "name": "round(log2(max)) instead of floor for the shared exponent",
+        "explanation": "",
+        "section": "",
         "why": "round(log2(max)) instead of floor for the shared exponent",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -23,7 +33,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "no-saturation-x-scale-cast-directly-e4m3",
         "function": "mx_quantize",
+        "name": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
+        "explanation": "",
+        "section": "",
         "why": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -41,7 +55,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "blocks-along-the-wrong-axis-strided-bloc",
         "function": "mx_quantize",
+        "name": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
+        "explanation": "",
+        "section": "",
         "why": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -61,7 +79,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "one-scale-per-row-max-over-the-whole-las",
         "function": "mx_quantize",
+        "name": "one scale per row (max over the whole last axis), repeated for every block",
+        "explanation": "",
+        "section": "",
         "why": "one scale per row (max over the whole last axis), repeated for every block",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -81,7 +103,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "scale-max-elem-max-not-a-power-of-two-st",
         "function": "mx_quantize",
+        "name": "scale max / elem_max (not a power of two), stored rounded to e8m0",
+        "explanation": "",
+        "section": "",
         "why": "scale max / elem_max (not a power of two), stored rounded to e8m0",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -97,7 +123,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "double-rounding-x-scale-rounded-to-bfloa",
         "function": "mx_quantize",
+        "name": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
+        "explanation": "",
+        "section": "",
         "why": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -117,7 +147,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "floor-log2-max-computed-in-float32-wrong",
         "function": "mx_quantize",
+        "name": "floor(log2(max)) computed in float32: wrong just below a power of two",
+        "explanation": "",
+        "section": "",
         "why": "floor(log2(max)) computed in float32: wrong just below a power of two",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -138,7 +172,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "inf-clamped-to-2-127-like-any-exponent-n",
         "function": "mx_quantize",
+        "name": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
+        "explanation": "",
+        "section": "",
         "why": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -158,7 +196,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "no-clamp-at-127-a-tiny-block-s-exponent",
         "function": "mx_quantize",
+        "name": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
+        "explanation": "",
+        "section": "",
         "why": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -177,7 +219,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "emax-from-finfo-maxexp-without-the-1-9-f",
         "function": "mx_quantize",
+        "name": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
+        "explanation": "",
+        "section": "",
         "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -197,7 +243,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "all-zero-block-gets-the-smallest-scale-2",
         "function": "mx_quantize",
+        "name": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
+        "explanation": "",
+        "section": "",
         "why": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -217,7 +267,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "jax-x-2-0-e-the-subnormal-scale-2-127-is",
         "function": "mx_quantize",
+        "name": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
+        "explanation": "",
+        "section": "",
         "why": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -237,9 +291,13 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     return q.astype(dt).reshape(x.shape), jax.lax.bitcast_convert_type(bits, jnp.float8_e8m0fnu)
 """,
     },
-    # ------------------------------------------------------------------ mx_dequantize
+    # --------------------------------------------------------- mx_dequantize
     {
+        "id": "np-tile-instead-of-np-repeat-scales-cycl",
         "function": "mx_dequantize",
+        "name": "np.tile instead of np.repeat: scales cycle over the blocks",
+        "explanation": "",
+        "section": "",
         "why": "np.tile instead of np.repeat: scales cycle over the blocks",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -249,7 +307,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
+        "id": "e8m0-bits-used-as-the-exponent-without-r",
         "function": "mx_dequantize",
+        "name": "e8m0 bits used as the exponent without removing the bias 127",
+        "explanation": "",
+        "section": "",
         "why": "e8m0 bits used as the exponent without removing the bias 127",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -259,7 +321,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
+        "id": "divides-by-the-scale-instead-of-multiply",
         "function": "mx_dequantize",
+        "name": "divides by the scale instead of multiplying",
+        "explanation": "",
+        "section": "",
         "why": "divides by the scale instead of multiplying",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -268,7 +334,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
+        "id": "scale-as-2-0-bits-127-the-nan-code-255-b",
         "function": "mx_dequantize",
+        "name": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
+        "explanation": "",
+        "section": "",
         "why": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -279,7 +349,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
+        "id": "returns-bfloat16-the-mxu-s-input-type-in",
         "function": "mx_dequantize",
+        "name": "returns bfloat16 (the MXU's input type) instead of float32",
+        "explanation": "",
+        "section": "",
         "why": "returns bfloat16 (the MXU's input type) instead of float32",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -287,9 +361,13 @@ def mx_dequantize(elements, scales, block=32):
     return (np.asarray(elements).astype(np.float32) * s).astype(ml_dtypes.bfloat16)
 """,
     },
-    # ------------------------------------------------------------------ mx_matmul
+    # ------------------------------------------------------------- mx_matmul
     {
+        "id": "w-quantized-in-blocks-along-n-mx-quantiz",
         "function": "mx_matmul",
+        "name": "w quantized in blocks along N (mx_quantize(w)), not along K",
+        "explanation": "",
+        "section": "",
         "why": "w quantized in blocks along N (mx_quantize(w)), not along K",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -301,7 +379,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "only-the-weights-quantized-x-stays-float",
         "function": "mx_matmul",
+        "name": "only the weights quantized (x stays float32)",
+        "explanation": "",
+        "section": "",
         "why": "only the weights quantized (x stays float32)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -311,7 +393,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "bfloat16-accumulation-output-preferred-e",
         "function": "mx_matmul",
+        "name": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
+        "explanation": "",
+        "section": "",
         "why": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -323,7 +409,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
+        "id": "ignores-elem-and-block-always-mxfp8-e4m3",
         "function": "mx_matmul",
+        "name": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
+        "explanation": "",
+        "section": "",
         "why": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -334,9 +424,13 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     return (xd @ wd).astype(np.float32)
 """,
     },
-    # ------------------------------------------------------------------ granularity_sweep
+    # ----------------------------------------------------- granularity_sweep
     {
+        "id": "mx-blocks-along-n-mx-quantize-w-row-by-r",
         "function": "granularity_sweep",
+        "name": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
+        "explanation": "",
+        "section": "",
         "why": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
         "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
@@ -362,7 +456,11 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
 """,
     },
     {
+        "id": "activations-quantized-too-mx-matmul-unli",
         "function": "granularity_sweep",
+        "name": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
+        "explanation": "",
+        "section": "",
         "why": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
         "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
@@ -386,7 +484,11 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
 """,
     },
     {
+        "id": "reference-and-products-at-default-precis",
         "function": "granularity_sweep",
+        "name": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
+        "explanation": "",
+        "section": "",
         "why": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
         "only_under": "tpu",
         "source": """
@@ -411,9 +513,13 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     return out
 """,
     },
-    # ------------------------------------------------------------------ nvfp4_quantize
+    # -------------------------------------------------------- nvfp4_quantize
     {
+        "id": "tensor-scale-max-6-forgets-e4m3-s-448-bl",
         "function": "nvfp4_quantize",
+        "name": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
+        "explanation": "",
+        "section": "",
         "why": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
         "source": """
 def nvfp4_quantize(x):
@@ -428,7 +534,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
+        "id": "elements-divided-by-the-unrounded-float3",
         "function": "nvfp4_quantize",
+        "name": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
+        "explanation": "",
+        "section": "",
         "why": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
         "source": """
 def nvfp4_quantize(x):
@@ -444,7 +554,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
+        "id": "blocks-of-32-mxfp4-s-size-instead-of-16",
         "function": "nvfp4_quantize",
+        "name": "blocks of 32 (MXFP4's size) instead of 16",
+        "explanation": "",
+        "section": "",
         "why": "blocks of 32 (MXFP4's size) instead of 16",
         "source": """
 def nvfp4_quantize(x):
@@ -459,7 +573,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
+        "id": "no-guard-for-a-block-scale-of-0-0-0-elem",
         "function": "nvfp4_quantize",
+        "name": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
+        "explanation": "",
+        "section": "",
         "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
         "source": """
 def nvfp4_quantize(x):
@@ -474,7 +592,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
+        "id": "mx-style-power-of-two-block-scales-round",
         "function": "nvfp4_quantize",
+        "name": "MX-style power-of-two block scales (rounded down) stored as e4m3",
+        "explanation": "",
+        "section": "",
         "why": "MX-style power-of-two block scales (rounded down) stored as e4m3",
         "source": """
 def nvfp4_quantize(x):
@@ -491,9 +613,13 @@ def nvfp4_quantize(x):
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
 """,
     },
-    # ------------------------------------------------------------------ nvfp4_dequantize
+    # ------------------------------------------------------ nvfp4_dequantize
     {
+        "id": "forgets-the-tensor-scale",
         "function": "nvfp4_dequantize",
+        "name": "forgets the tensor scale",
+        "explanation": "",
+        "section": "",
         "why": "forgets the tensor scale",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -502,7 +628,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
     {
+        "id": "divides-by-the-tensor-scale-the-encode-s",
         "function": "nvfp4_dequantize",
+        "name": "divides by the tensor scale (the encode scale's habit)",
+        "explanation": "",
+        "section": "",
         "why": "divides by the tensor scale (the encode scale's habit)",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -511,7 +641,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
     {
+        "id": "np-tile-instead-of-np-repeat-for-the-blo",
         "function": "nvfp4_dequantize",
+        "name": "np.tile instead of np.repeat for the block scales",
+        "explanation": "",
+        "section": "",
         "why": "np.tile instead of np.repeat for the block scales",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -520,11 +654,13 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     return (np.asarray(elements).astype(np.float32) * s * np.float32(tensor_scale)).astype(np.float32)
 """,
     },
-    # ------------------------------------------------------------------ in-place vandals: each zeroes
-    # its NumPy inputs, then returns the right answer for zeros; caught only because every hidden test
-    # computes what it expects BEFORE calling the student's function (or checks x is unchanged)
+    # ----------------------------------------------------------- mx_quantize
     {
+        "id": "zeroes-x-in-place-then-answers-for-zeros",
         "function": "mx_quantize",
+        "name": "zeroes x in place, then answers for zeros (elements 0, scales 1.0)",
+        "explanation": "",
+        "section": "",
         "why": "zeroes x in place, then answers for zeros (elements 0, scales 1.0)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -535,8 +671,13 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     return np.zeros(shape, getattr(ml_dtypes, elem)), scales
 """,
     },
+    # --------------------------------------------------------- mx_dequantize
     {
+        "id": "zeroes-the-elements-in-place-then-answer",
         "function": "mx_dequantize",
+        "name": "zeroes the elements in place, then answers for zeros (NaN where the block's scale is NaN)",
+        "explanation": "",
+        "section": "",
         "why": "zeroes the elements in place, then answers for zeros (NaN where the block's scale is NaN)",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -546,8 +687,13 @@ def mx_dequantize(elements, scales, block=32):
     return np.where(np.isnan(s), np.float32(np.nan), np.float32(0.0)).astype(np.float32)
 """,
     },
+    # ------------------------------------------------------------- mx_matmul
     {
+        "id": "zeroes-x-in-place-then-answers-for-zeros",
         "function": "mx_matmul",
+        "name": "zeroes x in place, then answers for zeros",
+        "explanation": "",
+        "section": "",
         "why": "zeroes x in place, then answers for zeros",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -556,8 +702,13 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     return np.zeros((np.shape(x)[0], np.shape(w)[1]), np.float32)
 """,
     },
+    # ------------------------------------------------------ nvfp4_dequantize
     {
+        "id": "zeroes-the-elements-in-place-then-answer",
         "function": "nvfp4_dequantize",
+        "name": "zeroes the elements in place, then answers for zeros",
+        "explanation": "",
+        "section": "",
         "why": "zeroes the elements in place, then answers for zeros",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -566,13 +717,13 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     return np.zeros(np.shape(elements), np.float32)
 """,
     },
-]
-
-# issue 29: the extreme scale codes. 2^-127 is a subnormal float32, and XLA flushes it to zero when
-# it multiplies (trap 3): a JAX float32 product with it decodes 448 * 2^-127 (a normal float32) as 0
-MUTANTS += [
+    # --------------------------------------------------------- mx_dequantize
     {
+        "id": "jnp-float32-scales-multiplied-once-an-al",
         "function": "mx_dequantize",
+        "name": "jnp float32 scales multiplied (once an alternative): XLA flushes the subnormal scale 2^-127 to 0",
+        "explanation": "",
+        "section": "",
         "why": "jnp float32 scales multiplied (once an alternative): XLA flushes the subnormal scale 2^-127 to 0",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -580,7 +731,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
+        "id": "scale-built-as-a-jax-float32-power-2-0-b",
         "function": "mx_dequantize",
+        "name": "scale built as a JAX float32 power 2.0 ** (bits - 127): 2^-127 flushed to 0 in the product",
+        "explanation": "",
+        "section": "",
         "why": "scale built as a JAX float32 power 2.0 ** (bits - 127): 2^-127 flushed to 0 in the product",
         "source": """
 def mx_dequantize(elements, scales, block=32):
