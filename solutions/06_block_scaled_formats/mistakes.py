@@ -520,7 +520,7 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
         "name": "tensor scale leaves out e4m3's 448: block scales squeezed below 1",
         "explanation": "Your tensor scale divides the maximum by 6 only, so the largest block scale is 1 instead of e4m3's maximum 448. All block scales are crowded into [0, 1], and blocks much smaller than the maximum fall into e4m3's subnormals or to zero; the tensor scale is chosen so that the block scales use e4m3's whole range.",
         "section": "7. NVFP4: two-level scaling",
-        "why": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
+        "why": "tensor scale max / 6 (forgets e4m3's 448): block scales squeezed into [0, 1], the small ones into e4m3's subnormals",
         "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
