@@ -225,7 +225,7 @@ def xplane_path(trace_dir):
         "id": "exact-match",
         "function": "count_events",
         "name": "whole-name match instead of a substring test",
-        "explanation": "Your function counts only events whose whole name equals the string, so events that merely contain it are missed (counting backend_compile, for instance, finds none of the backend_compile_and_load events). The exercise asks for a plain substring test, like Python's in on two strings.",
+        "explanation": "Your function counts only events whose whole name equals the string, so events that merely contain it are missed (counting backend_compile, for instance, finds none of the backend_compile_and_load events). The exercise asks for a plain substring test, like Python's in operator on strings.",
         "section": "Exercise 3: `count_events` (2 points)",
         "why": "exact name match instead of substring",
         "source": """
