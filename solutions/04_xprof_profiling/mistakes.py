@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # -------------------------------------------------- capture_warmed_trace
     {
-        "id": "warm-up-call-made-inside-the-trace-compi",
+        "id": "warmup-inside-trace",
         "function": "capture_warmed_trace",
-        "name": "warm-up call made inside the trace: compilation is traced",
-        "explanation": "",
-        "section": "",
+        "name": "warm-up call made inside the trace, so compilation is traced",
+        "explanation": "Your function makes its warm-up call after the trace has started, so the compilation of the fresh jitted step is recorded in the profile. The first call of a jitted function compiles; a warmed trace does that call before tracing, so the profile shows only the steady-state steps you want to study.",
+        "section": "3. Cold versus warm traces",
         "why": "warm-up call made inside the trace: compilation is traced",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -37,11 +37,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "the-seed-s-default-tpu-xprof-trace-insid",
+        "id": "default-dir-in-working-tree",
         "function": "capture_warmed_trace",
-        "name": "the seed's default ./tpu-xprof-trace inside the working tree",
-        "explanation": "",
-        "section": "",
+        "name": "default trace folder created inside the working directory",
+        "explanation": "When neither trace_dir nor $TPU_TRACE_DIR is given, your function writes the trace to a fixed folder relative to the current working directory. Traces are bulky, machine-specific files: a folder in the working tree litters it and ends up committed, so the fallback is a fresh temporary directory instead.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "the seed's default ./tpu-xprof-trace inside the working tree",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -63,11 +63,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "default-directory-is-a-temporarydirector",
+        "id": "default-dir-deleted-on-return",
         "function": "capture_warmed_trace",
-        "name": "default directory is a TemporaryDirectory: deleted when the function returns",
-        "explanation": "",
-        "section": "",
+        "name": "default trace folder is deleted before the function returns",
+        "explanation": "With no trace_dir and no $TPU_TRACE_DIR, your function traces into a temporary directory that is removed automatically when its context ends, still inside your function. The trace_dir you return then points at nothing and the captured trace is lost: the default folder must outlive the call so the trace can be read afterwards.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "default directory is a TemporaryDirectory: deleted when the function returns",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -90,11 +90,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "steady-ms-is-the-whole-traced-loop-not-p",
+        "id": "steady-not-per-step",
         "function": "capture_warmed_trace",
-        "name": "steady_ms is the whole traced loop, not per step",
-        "explanation": "",
-        "section": "",
+        "name": "steady_ms is the whole loop's time, not the time of one step",
+        "explanation": "Your steady_ms is the wall time of all the traced steps together, so it grows with the number of steps. The contract asks for the time of one steady step, which is what you compare with the warm-up call and across runs of different lengths.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "steady_ms is the whole traced loop, not per step",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -118,11 +118,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "xplane-count-counts-every-file-the-trace",
+        "id": "counts-every-trace-file",
         "function": "capture_warmed_trace",
-        "name": "xplane_count counts every file the trace wrote",
-        "explanation": "",
-        "section": "",
+        "name": "xplane_count counts every file the trace wrote, not only xplanes",
+        "explanation": "Your xplane_count counts all files below trace_dir, including the .trace.json.gz that JAX writes next to each xplane. Only the .xplane.pb files are the profiles that XProf and ProfileData read, and only they should be counted.",
+        "section": "1. What `jax.profiler.trace` writes",
         "why": "xplane_count counts every file the trace wrote",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -148,11 +148,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     },
     # ----------------------------------------------------------- xplane_path
     {
-        "id": "returns-the-oldest-file",
+        "id": "oldest-not-newest",
         "function": "xplane_path",
-        "name": "returns the oldest file",
-        "explanation": "",
-        "section": "",
+        "name": "returns the oldest xplane instead of the newest",
+        "explanation": "Your function picks the xplane with the smallest modification time, the first trace ever written below the directory. Every run adds a new timestamped folder, and the trace you want is the most recently written one.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "returns the oldest file",
         "source": """
 def xplane_path(trace_dir):
@@ -163,11 +163,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "id": "newest-by-path-name-the-run-folder-s-tim",
+        "id": "newest-by-name",
         "function": "xplane_path",
-        "name": "newest by path name (the run folder's timestamp), not by mtime",
-        "explanation": "",
-        "section": "",
+        "name": "newest chosen by path name, not by modification time",
+        "explanation": "Your function sorts the paths alphabetically and takes the last one. Folder and file names need not sort in the order the traces were written (another sub-folder, another host name), so only the modification time tells which file is the newest.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "newest by path name (the run folder's timestamp), not by mtime",
         "source": """
 def xplane_path(trace_dir):
@@ -178,11 +178,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "id": "not-recursive-looks-only-in-trace-dir-it",
+        "id": "not-recursive",
         "function": "xplane_path",
-        "name": "not recursive: looks only in trace_dir itself",
-        "explanation": "",
-        "section": "",
+        "name": "looks only directly inside trace_dir, not in its sub-folders",
+        "explanation": "Your function searches only the top level of trace_dir, but the profiler writes each xplane several folders down, under plugins/profile and a timestamped run folder. The search has to descend into every sub-folder.",
+        "section": "1. What `jax.profiler.trace` writes",
         "why": "not recursive: looks only in trace_dir itself",
         "source": """
 def xplane_path(trace_dir):
@@ -193,11 +193,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "id": "returns-none-instead-of-raising-when-the",
+        "id": "none-instead-of-error",
         "function": "xplane_path",
-        "name": "returns None instead of raising when there is no xplane",
-        "explanation": "",
-        "section": "",
+        "name": "returns None instead of raising FileNotFoundError",
+        "explanation": "When no xplane exists, your function returns None, so the failure surfaces later as a confusing error far from its cause. The contract asks for a FileNotFoundError that names the directory, so the user learns at once that the trace did not run or went elsewhere.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "returns None instead of raising when there is no xplane",
         "source": """
 def xplane_path(trace_dir):
@@ -206,11 +206,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "id": "picks-the-newest-file-of-any-kind",
+        "id": "newest-file-of-any-kind",
         "function": "xplane_path",
-        "name": "picks the newest file of any kind",
-        "explanation": "",
-        "section": "",
+        "name": "returns the newest file of any kind, not the newest xplane",
+        "explanation": "Your function considers every file below trace_dir, so a newer .trace.json.gz or any other file can be returned instead of the profile. Only files ending in .xplane.pb are the XSpace profiles that ProfileData reads.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "picks the newest file of any kind",
         "source": """
 def xplane_path(trace_dir):
@@ -222,11 +222,11 @@ def xplane_path(trace_dir):
     },
     # ---------------------------------------------------------- count_events
     {
-        "id": "exact-name-match-instead-of-substring",
+        "id": "exact-match",
         "function": "count_events",
-        "name": "exact name match instead of substring",
-        "explanation": "",
-        "section": "",
+        "name": "whole-name match instead of a substring test",
+        "explanation": "Your function counts only events whose whole name equals the string, so events that merely contain it are missed (counting backend_compile, for instance, finds none of the backend_compile_and_load events). The exercise asks for a plain substring test, like Python's in operator on strings.",
+        "section": "Exercise 3: `count_events` (2 points)",
         "why": "exact name match instead of substring",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -235,11 +235,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "id": "only-looks-at-the-host-cpu-plane",
+        "id": "host-cpu-plane-only",
         "function": "count_events",
-        "name": "only looks at the /host:CPU plane",
-        "explanation": "",
-        "section": "",
+        "name": "counts only the /host:CPU plane",
+        "explanation": "Your function looks at a single plane, the host CPU one, so events on device planes (TPU ops, GPU streams) and on any other plane are not counted. An xplane holds several planes, each with its own lines, and the exercise counts events on all of them.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "only looks at the /host:CPU plane",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -249,11 +249,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "id": "case-insensitive-match",
+        "id": "case-insensitive",
         "function": "count_events",
         "name": "case-insensitive match",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function lowercases both the names and the substring, so for example Fusion also matches fusion.1. The exercise asks for a case-sensitive substring test, exactly as Python compares strings.",
+        "section": "Exercise 3: `count_events` (2 points)",
         "why": "case-insensitive match",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -263,11 +263,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "id": "counts-distinct-names-not-events",
+        "id": "distinct-names",
         "function": "count_events",
         "name": "counts distinct names, not events",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function collects the matching names in a set, so an op that ran ten times counts once. The exercise counts events: every occurrence on every line is one more, repeated names included.",
+        "section": "Exercise 3: `count_events` (2 points)",
         "why": "counts distinct names, not events",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -278,11 +278,11 @@ def count_events(xplane_file, name_substring):
     },
     # --------------------------------------------------------- step_times_ms
     {
-        "id": "ordered-by-start-time-not-by-step-num",
+        "id": "ordered-by-start-time",
         "function": "step_times_ms",
-        "name": "ordered by start time, not by step_num",
-        "explanation": "",
-        "section": "",
+        "name": "steps ordered by start time, not by step number",
+        "explanation": "Your function returns the durations in the order the steps started. Steps may be numbered in any order (a resumed run, steps run out of order), and the contract orders them by their step_num stat.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "ordered by start time, not by step_num",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -297,11 +297,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
-        "id": "microseconds-instead-of-milliseconds",
+        "id": "microseconds",
         "function": "step_times_ms",
-        "name": "microseconds instead of milliseconds",
-        "explanation": "",
-        "section": "",
+        "name": "durations in microseconds instead of milliseconds",
+        "explanation": "Your function converts the events' nanosecond durations to microseconds, so every value is 1000 times too large. The function returns milliseconds.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "microseconds instead of milliseconds",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -317,11 +317,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
-        "id": "plain-traceannotations-of-the-same-name",
+        "id": "plain-annotations-as-steps",
         "function": "step_times_ms",
         "name": "plain TraceAnnotations of the same name counted as steps",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function keeps every event with the step's name, including regions marked with a plain TraceAnnotation, which carry no step number (yours sorts them last). Only a StepTraceAnnotation records a step, and its event is the one that carries a step_num stat.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "plain TraceAnnotations of the same name counted as steps",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -337,11 +337,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
-        "id": "substring-match-on-the-step-name",
+        "id": "substring-name-match",
         "function": "step_times_ms",
-        "name": "substring match on the step name",
-        "explanation": "",
-        "section": "",
+        "name": "step name matched as a substring, not exactly",
+        "explanation": "Your function accepts any step whose name contains step_name, so steps of other names such as train_eval or pre_train are mixed into train's. A step name is matched exactly: another name is another series of steps.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "substring match on the step name",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -360,9 +360,9 @@ def step_times_ms(xplane_file, step_name):
     {
         "id": "smallest-first",
         "function": "top_ops",
-        "name": "smallest first",
-        "explanation": "",
-        "section": "",
+        "name": "ops ranked smallest first",
+        "explanation": "Your function sorts the totals in ascending order, so it returns the k cheapest ops instead of the k most expensive. A ranking of ops is meant to show where the time goes: largest total first.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "smallest first",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -387,11 +387,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "hard-codes-the-cpu-layout-hlo-op-events",
+        "id": "cpu-layout-only",
         "function": "top_ops",
-        "name": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
-        "explanation": "",
-        "section": "",
+        "name": "reads only the /host:CPU plane, as if every trace were a CPU trace",
+        "explanation": "Your function assumes the CPU layout: it sums hlo_op events on the host CPU plane only. On a GPU trace those host events are kernel launches, not executions, and on TPU the ops sit on the device plane's XLA Ops line, so the ranking there is wrong or empty. Code must look at the trace's planes and lines rather than assume a backend.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "hard-codes the CPU layout: hlo_op events on /host:CPU only",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -406,11 +406,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "groups-by-event-name-gpu-kernel-names-in",
+        "id": "grouped-by-event-name",
         "function": "top_ops",
-        "name": "groups by event name (GPU kernel names) instead of the hlo_op stat",
-        "explanation": "",
-        "section": "",
+        "name": "ops grouped by event name instead of by their hlo_op stat",
+        "explanation": "Your function names each op by its event's name. On GPU the event name is the kernel's, and one op may run several kernels, so an op is split over rows named after kernels; outside an XLA Ops line, the op's name is the value of its hlo_op stat.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "groups by event name (GPU kernel names) instead of the hlo_op stat",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -427,11 +427,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "adds-host-launch-events-to-device-execut",
+        "id": "host-launches-added",
         "function": "top_ops",
-        "name": "adds host launch events to device executions",
-        "explanation": "",
-        "section": "",
+        "name": "host launch events added to the device executions",
+        "explanation": "Your function adds up op events from every plane, host and device alike. On a GPU trace the host plane also records each kernel launch with the same hlo_op stat, so every op's total mixes launch time with execution time. When a device plane holds ops, only device planes count.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "adds host launch events to device executions",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -454,11 +454,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "milliseconds-instead-of-microseconds",
+        "id": "milliseconds",
         "function": "top_ops",
-        "name": "milliseconds instead of microseconds",
-        "explanation": "",
-        "section": "",
+        "name": "totals in milliseconds instead of microseconds",
+        "explanation": "Your function converts the nanosecond durations to milliseconds, so every total is 1000 times too small. The contract returns microseconds.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "milliseconds instead of microseconds",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -483,11 +483,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "every-event-on-device-planes-counts-xla",
+        "id": "all-device-events-counted",
         "function": "top_ops",
-        "name": "every event on device planes counts (XLA Modules, Steps, memcpy)",
-        "explanation": "",
-        "section": "",
+        "name": "every event on a device plane counted as an op",
+        "explanation": "On device planes your function counts every event, so whole-module events (XLA Modules), step markers (Steps) and memory copies show up as ops and swamp the ranking. Only the XLA Ops line, or events that carry an hlo_op stat, are the compiled program's ops; the rest is runtime bookkeeping.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "every event on device planes counts (XLA Modules, Steps, memcpy)",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -508,11 +508,11 @@ def top_ops(xplane_file, k=5):
     },
     # -------------------------------------------------- capture_warmed_trace
     {
-        "id": "times-in-seconds-instead-of-milliseconds",
+        "id": "seconds-not-milliseconds",
         "function": "capture_warmed_trace",
-        "name": "times in seconds instead of milliseconds",
-        "explanation": "",
-        "section": "",
+        "name": "times reported in seconds instead of milliseconds",
+        "explanation": "Your warmup_ms and steady_ms are the timer's differences in seconds, so both are 1000 times too small. The keys promise milliseconds: convert the units before returning them.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "times in seconds instead of milliseconds",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -536,11 +536,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "returns-trace-dir-as-given-relative-path",
+        "id": "relative-dir-not-absolute",
         "function": "capture_warmed_trace",
-        "name": "returns trace_dir as given (relative path not made absolute)",
-        "explanation": "",
-        "section": "",
+        "name": "a relative trace_dir is returned as given, not made absolute",
+        "explanation": "Your function returns trace_dir exactly as it received it, so a relative path comes back relative. Such a path only means something from the working directory of that moment; the contract asks for an absolute path, usable later from anywhere.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "returns trace_dir as given (relative path not made absolute)",
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
@@ -564,11 +564,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     },
     # ----------------------------------------------------------- xplane_path
     {
-        "id": "matches-pb-so-any-newer-non-xplane-pb-fi",
+        "id": "any-pb-file",
         "function": "xplane_path",
-        "name": "matches *.pb, so any newer non-xplane .pb file is returned",
-        "explanation": "",
-        "section": "",
+        "name": "matches any .pb file, not only xplane files",
+        "explanation": "Your pattern accepts every file ending in .pb, so a newer protobuf that is not an xplane (a memory profile, say) can be returned. The file to find is identified by its full .xplane.pb suffix.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "matches *.pb, so any newer non-xplane .pb file is returned",
         "source": """
 def xplane_path(trace_dir):
@@ -579,11 +579,11 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "id": "filenotfounderror-message-does-not-name",
+        "id": "error-omits-directory",
         "function": "xplane_path",
-        "name": "FileNotFoundError message does not name the directory",
-        "explanation": "",
-        "section": "",
+        "name": "the FileNotFoundError message does not name the directory",
+        "explanation": "Your function raises the right exception, but its message does not say which directory was searched. When a trace is missing, that path is the first thing to check, so the message should include it.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "FileNotFoundError message does not name the directory",
         "source": """
 def xplane_path(trace_dir):
@@ -595,11 +595,11 @@ def xplane_path(trace_dir):
     },
     # --------------------------------------------------------- step_times_ms
     {
-        "id": "xprof-reader-sorts-by-step-num-as-a-stri",
+        "id": "step-num-sorted-as-text",
         "function": "step_times_ms",
-        "name": "xprof reader, sorts by step_num as a string ('10' before '2')",
-        "explanation": "",
-        "section": "",
+        "name": "step numbers sorted as text, so step 10 comes before step 2",
+        "explanation": "Your function reads the trace with the xprof package's reader, which returns stat values as strings, and sorts by them, so '10' comes before '2'. Step numbers are ordered as numbers; jax.profiler's ProfileData gives you the stat's integer value.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "xprof reader, sorts by step_num as a string ('10' before '2')",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -617,11 +617,11 @@ def step_times_ms(xplane_file, step_name):
     },
     # --------------------------------------------------------------- top_ops
     {
-        "id": "falls-back-to-host-planes-only-when-no-d",
+        "id": "empty-device-plane-wins",
         "function": "top_ops",
-        "name": "falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])",
-        "explanation": "",
-        "section": "",
+        "name": "a device plane without ops hides the host ops",
+        "explanation": "Your function uses the device planes whenever one exists, even if none of them holds an op, so a trace whose only device plane has (say) a memset gives an empty ranking while the ops sit on the host plane. Device planes take priority only when they actually contain op events.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "falls back to host planes only when no /device: plane exists at all (op-less device plane gives [])",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -648,11 +648,11 @@ def top_ops(xplane_file, k=5):
     },
     # -------------------------------------------------- capture_warmed_trace
     {
-        "id": "aot-compile-outside-the-timer-warmup-ms",
+        "id": "warmup-excludes-compile",
         "function": "capture_warmed_trace",
-        "name": "AOT compile outside the timer: warmup_ms excludes compilation",
-        "explanation": "",
-        "section": "",
+        "name": "warmup_ms leaves out the compilation",
+        "explanation": "Your function compiles the step ahead of time before starting the clock, so the timed warm-up call only runs an already compiled program and warmup_ms measures one ordinary step. The warm-up time is meant to show what the first call really costs, compilation included: time the call that compiles.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "AOT compile outside the timer: warmup_ms excludes compilation",
         "source": """
 
@@ -677,11 +677,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "tpu-trace-dir-overrides-an-explicit-trac",
+        "id": "env-overrides-trace-dir",
         "function": "capture_warmed_trace",
-        "name": "$TPU_TRACE_DIR overrides an explicit trace_dir",
-        "explanation": "",
-        "section": "",
+        "name": "$TPU_TRACE_DIR wins over an explicit trace_dir",
+        "explanation": "Your function prefers the environment variable even when the caller passes a trace_dir, so the directory the caller asked for is ignored whenever $TPU_TRACE_DIR is set. The argument comes first, the environment variable only when no directory is given, and a fresh temporary folder last.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "$TPU_TRACE_DIR overrides an explicit trace_dir",
         "source": """
 
@@ -704,11 +704,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "xplane-count-counts-only-this-run-s-fold",
+        "id": "counts-newest-run-only",
         "function": "capture_warmed_trace",
-        "name": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
-        "explanation": "",
-        "section": "",
+        "name": "xplane_count counts only the newest run's folder",
+        "explanation": "Your xplane_count looks only inside the most recent run folder under plugins/profile, so a trace_dir that already holds earlier runs reports 1. The contract counts every xplane file anywhere below trace_dir, earlier runs included.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "xplane_count counts only this run's folder (reused dir gives 1, not all)",
         "source": """
 
@@ -733,11 +733,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "trace-dir-returned-as-a-path-not-a-strin",
+        "id": "trace-dir-as-path-object",
         "function": "capture_warmed_trace",
-        "name": "trace_dir returned as a Path, not a string",
-        "explanation": "",
-        "section": "",
+        "name": "trace_dir returned as a Path object, not a string",
+        "explanation": "Your function returns trace_dir as a pathlib Path. The contract fixes it as an absolute path string, the type that code storing or comparing the result (a JSON log, a string test) expects.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "trace_dir returned as a Path, not a string",
         "source": """
 
@@ -762,11 +762,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
-        "id": "no-final-block-until-ready-steady-ms-tim",
+        "id": "clock-read-before-sync",
         "function": "capture_warmed_trace",
-        "name": "no final block_until_ready: steady_ms times dispatch only",
-        "explanation": "",
-        "section": "",
+        "name": "loop timed before the device finished: dispatch time only",
+        "explanation": "Your function reads the clock right after the loop has dispatched its steps and waits for the result only afterwards. JAX dispatches work asynchronously, so steady_ms measures how fast Python queued the steps, not how long they ran: the clock must stop only once the last result is ready.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "no final block_until_ready: steady_ms times dispatch only",
         "source": """
 
@@ -792,11 +792,11 @@ def capture_warmed_trace(steps=4, trace_dir=None):
     },
     # ----------------------------------------------------------- xplane_path
     {
-        "id": "pattern-xplane-pb-no-dot-also-matches-e",
+        "id": "suffix-without-dot",
         "function": "xplane_path",
-        "name": "pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb",
-        "explanation": "",
-        "section": "",
+        "name": "pattern without the dot also matches names like foo_xplane.pb",
+        "explanation": "Your pattern accepts any name that merely ends in xplane.pb, so a file such as zz_xplane.pb, which is not a profile, can be returned as the newest. The profiler names its files after the host followed by the .xplane.pb suffix, dot included.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
         "why": "pattern *xplane.pb (no dot): also matches e.g. foo_xplane.pb",
         "source": """
 def xplane_path(trace_dir):
@@ -808,11 +808,11 @@ def xplane_path(trace_dir):
     },
     # ---------------------------------------------------------- count_events
     {
-        "id": "only-host-and-device-planes-skips-other",
+        "id": "skips-other-planes",
         "function": "count_events",
-        "name": "only /host: and /device: planes (skips other planes)",
-        "explanation": "",
-        "section": "",
+        "name": "skips planes that are neither /host: nor /device:",
+        "explanation": "Your function counts only planes whose name starts with /host: or /device:, so events on the other planes of the trace (metadata or task-environment planes) are missed. All planes means every plane of the XSpace, whatever its name.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "only /host: and /device: planes (skips other planes)",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -822,11 +822,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "id": "deduplicates-events-by-name-start-durati",
+        "id": "merges-identical-events",
         "function": "count_events",
-        "name": "deduplicates events by (name, start, duration) across lines",
-        "explanation": "",
-        "section": "",
+        "name": "identical events on different lines counted once",
+        "explanation": "Your function collects each event's name, start and duration in a set, so two events with the same name and timing on different lines or planes count once. Each event on each line is its own record in the trace, and every one counts.",
+        "section": "Exercise 3: `count_events` (2 points)",
         "why": "deduplicates events by (name, start, duration) across lines",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -836,11 +836,11 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "id": "also-counts-events-whose-hlo-op-stat-val",
+        "id": "matches-stat-values",
         "function": "count_events",
-        "name": "also counts events whose hlo_op/stat values contain the substring",
-        "explanation": "",
-        "section": "",
+        "name": "also matches the substring in event stats, not only in names",
+        "explanation": "Your function also counts an event when one of its stat values (its hlo_op or hlo_module, say) contains the string. The exercise counts by event name only: stats are data attached to an event, not part of its name.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
         "why": "also counts events whose hlo_op/stat values contain the substring",
         "source": """
 def count_events(xplane_file, name_substring):
@@ -856,11 +856,11 @@ def count_events(xplane_file, name_substring):
     },
     # --------------------------------------------------------- step_times_ms
     {
-        "id": "dict-keyed-by-step-num-repeated-step-num",
+        "id": "repeated-step-num-lost",
         "function": "step_times_ms",
-        "name": "dict keyed by step_num: repeated step numbers collapse to one",
-        "explanation": "",
-        "section": "",
+        "name": "steps sharing a step number collapse into one",
+        "explanation": "Your function stores durations in a dictionary keyed by step number, so when two steps carry the same number (two threads, say) only the last one survives. Every step event is a result: keep them all, ordered by step number.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "dict keyed by step_num: repeated step numbers collapse to one",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -877,11 +877,11 @@ def step_times_ms(xplane_file, step_name):
 """,
     },
     {
-        "id": "searches-every-plane-device-planes-inclu",
+        "id": "device-planes-searched",
         "function": "step_times_ms",
-        "name": "searches every plane, device planes included (not only /host:)",
-        "explanation": "",
-        "section": "",
+        "name": "device planes searched too, not only host planes",
+        "explanation": "Your function looks for step events on every plane, so an event on a device plane that has the step's name and a step_num is counted as one of your steps. StepTraceAnnotation records steps on the host planes, those whose name starts with /host:.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
         "why": "searches every plane, device planes included (not only /host:)",
         "source": """
 def step_times_ms(xplane_file, step_name):
@@ -897,11 +897,11 @@ def step_times_ms(xplane_file, step_name):
     },
     # --------------------------------------------------------------- top_ops
     {
-        "id": "only-the-first-device-plane-multi-chip-t",
+        "id": "first-device-plane-only",
         "function": "top_ops",
-        "name": "only the first /device: plane (multi-chip traces lose the others)",
-        "explanation": "",
-        "section": "",
+        "name": "only the first device plane counted: other chips are lost",
+        "explanation": "Your function keeps the ops of the first device plane that has any and ignores the others, so on a multi-chip trace every other chip's time is missing. One op is one row: its events are summed over every plane and line.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "only the first /device: plane (multi-chip traces lose the others)",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -932,11 +932,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "xla-ops-plane-also-counts-hlo-op-events",
+        "id": "xla-ops-plus-other-lines",
         "function": "top_ops",
-        "name": "XLA Ops plane: also counts hlo_op events on its other lines",
-        "explanation": "",
-        "section": "",
+        "name": "XLA Ops plane: hlo_op events of its other lines counted too",
+        "explanation": "On a plane that has an XLA Ops line, your function also adds the hlo_op-tagged events of that plane's other lines, so the same execution can be counted twice. Where an XLA Ops line exists, its events are the ops and nothing else on that plane counts.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "XLA Ops plane: also counts hlo_op events on its other lines",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -968,11 +968,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "drops-control-flow-ops-while-call-condit",
+        "id": "drops-control-flow",
         "function": "top_ops",
-        "name": "drops control-flow ops (while/call/conditional) to avoid double counting",
-        "explanation": "",
-        "section": "",
+        "name": "control-flow ops (while, call, conditional) left out",
+        "explanation": "Your function removes while, call and conditional ops from the ranking. They are ops of the program with real time; that their totals include their body's ops is a reason not to add the rows up, not a reason to hide them.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "drops control-flow ops (while/call/conditional) to avoid double counting",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -1004,11 +1004,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "rows-are-lists-not-name-us-tuples",
+        "id": "rows-not-tuples",
         "function": "top_ops",
-        "name": "rows are lists, not (name, us) tuples",
-        "explanation": "",
-        "section": "",
+        "name": "rows returned as lists, not (name, microseconds) tuples",
+        "explanation": "Your function returns each row as a two-element list. The contract fixes each row as a tuple of op name and total microseconds, the shape other code compares and unpacks.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "rows are lists, not (name, us) tuples",
         "source": """
 def top_ops(xplane_file, k=5):
@@ -1038,11 +1038,11 @@ def top_ops(xplane_file, k=5):
 """,
     },
     {
-        "id": "k-0-treated-as-all-falsy-k",
+        "id": "k-zero-returns-all",
         "function": "top_ops",
-        "name": "k=0 treated as 'all' (falsy k)",
-        "explanation": "",
-        "section": "",
+        "name": "k=0 returns every op instead of none",
+        "explanation": "Your function treats a k of 0 as no limit and returns the whole ranking. k is the number of rows asked for, and 0 asks for an empty list.",
+        "section": "Exercise 5: `top_ops` (4 points)",
         "why": "k=0 treated as 'all' (falsy k)",
         "source": """
 def top_ops(xplane_file, k=5):

@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # ------------------------------------------------------------- benchmark
     {
-        "id": "no-warm-up-the-first-timed-call-includes",
+        "id": "no-warmup",
         "function": "benchmark",
-        "name": "no warm-up: the first timed call includes compilation",
-        "explanation": "",
-        "section": "",
+        "name": "no warm-up calls: the first timed call includes compilation",
+        "explanation": "Your function starts timing at once, so the first timed call traces and compiles the function and its time is mostly the compiler's. The warm-up calls pay that one-off cost before the clock runs; without them your function also calls fn fewer times than the contract's warm-up plus timed calls.",
+        "section": "1. Timing JAX honestly",
         "why": "no warm-up: the first timed call includes compilation",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -26,11 +26,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "no-synchronisation-measures-asynchronous",
+        "id": "no-sync",
         "function": "benchmark",
-        "name": "no synchronisation: measures asynchronous dispatch only",
-        "explanation": "",
-        "section": "",
+        "name": "calls not synchronised: only the dispatch is timed",
+        "explanation": "Your function never waits for the results, so each timing stops as soon as the call has been queued. JAX dispatches work asynchronously: a call returns before its result is computed, and only waiting for the result measures the work itself.",
+        "section": "1. Timing JAX honestly",
         "why": "no synchronisation: measures asynchronous dispatch only",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -45,11 +45,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "synchronises-only-once-after-the-timed-l",
+        "id": "sync-once-after-loop",
         "function": "benchmark",
-        "name": "synchronises only once, after the timed loop",
-        "explanation": "",
-        "section": "",
+        "name": "synchronises once after the loop, not after each timed call",
+        "explanation": "Your function waits for a result only after the timed loop, so each individual timing still stops when its call was queued, not when its work finished. Every timed call needs its own wait for its result before its clock stops.",
+        "section": "1. Timing JAX honestly",
         "why": "synchronises only once, after the timed loop",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -66,11 +66,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "reports-the-mean-not-the-median",
+        "id": "mean-not-median",
         "function": "benchmark",
-        "name": "reports the mean, not the median",
-        "explanation": "",
-        "section": "",
+        "name": "reports the mean instead of the median",
+        "explanation": "Your median_ms is the average of the timed calls. A single slow call (another process, a garbage collection) pulls the mean up while the median ignores it, and that robustness is why the benchmark reports the median.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "reports the mean, not the median",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -85,11 +85,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "seconds-instead-of-milliseconds",
+        "id": "seconds-not-milliseconds",
         "function": "benchmark",
-        "name": "seconds instead of milliseconds",
-        "explanation": "",
-        "section": "",
+        "name": "times in seconds instead of milliseconds",
+        "explanation": "Your function returns the timer's differences in seconds, so both numbers are 1000 times too small. The keys promise milliseconds: convert before returning.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "seconds instead of milliseconds",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -104,11 +104,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "times-the-whole-loop-and-divides-by-iter",
+        "id": "loop-average",
         "function": "benchmark",
-        "name": "times the whole loop and divides by iters (median = min = mean)",
-        "explanation": "",
-        "section": "",
+        "name": "times the whole loop: an average, neither median nor minimum",
+        "explanation": "Your function times all the timed calls together and divides by their number, so median_ms and min_ms are both the mean time per call. A median and a minimum need each call timed on its own, and the mean is pulled up by any slow call.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "times the whole loop and divides by iters (median = min = mean)",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -123,11 +123,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
     },
     # ---------------------------------------------------------- policy_table
     {
-        "id": "int8-weight-bytes-forget-the-per-column",
+        "id": "int8-bytes-miss-scales",
         "function": "policy_table",
-        "name": "int8 weight_bytes forget the per-column scales",
-        "explanation": "",
-        "section": "",
+        "name": "int8 weight bytes leave out the per-column scales",
+        "explanation": "Your weight_bytes for the two int8 policies count only the int8 values. Those weights are useless without their per-column float32 scales, which are stored as well, so the scales belong in what the policy costs in memory.",
+        "section": "2. Four precision policies for one layer",
         "why": "int8 weight_bytes forget the per-column scales",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -165,11 +165,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "bf16-weight-bytes-counted-as-the-fp32-co",
+        "id": "bf16-bytes-as-fp32",
         "function": "policy_table",
-        "name": "bf16 weight_bytes counted as the fp32 copy",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 weight bytes counted from the float32 copy",
+        "explanation": "Your bf16 row reports the bytes of the original float32 weights, twice what the policy stores. weight_bytes counts the weights in the format each policy keeps them in, and bfloat16 takes 2 bytes a value.",
+        "section": "2. Four precision policies for one layer",
         "why": "bf16 weight_bytes counted as the fp32 copy",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -207,11 +207,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "w8a8-int8-x-int8-dot-without-preferred-e",
+        "id": "int8-dot-wraps",
         "function": "policy_table",
-        "name": "w8a8 int8 x int8 dot without preferred_element_type (int8 wraps)",
-        "explanation": "",
-        "section": "",
+        "name": "w8a8's int8 dot returns int8, so its sums wrap around",
+        "explanation": "Your w8a8 multiplies the int8 activations and weights without asking for a wider result type, so the dot returns int8 and every sum beyond the int8 range wraps around. As in lesson 03, an int8 by int8 product has to be accumulated in int32, and that accumulator type must be requested.",
+        "section": "2. Four precision policies for one layer",
         "why": "w8a8 int8 x int8 dot without preferred_element_type (int8 wraps)",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -249,11 +249,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "w8a8-quantizes-activations-with-one-per",
+        "id": "per-tensor-activations",
         "function": "policy_table",
-        "name": "w8a8 quantizes activations with one per-tensor scale",
-        "explanation": "",
-        "section": "",
+        "name": "w8a8 quantizes the activations with one scale for the whole tensor",
+        "explanation": "Your w8a8 uses a single scale for all the activations instead of one per row. Rows of small values then use only a few int8 levels and their error grows; the w8a8 policy quantizes activations per row, each row scaled by its own absolute maximum.",
+        "section": "2. Four precision policies for one layer",
         "why": "w8a8 quantizes activations with one per-tensor scale",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -291,11 +291,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "w8a8-truncates-instead-of-rounding-the-a",
+        "id": "truncates-activations",
         "function": "policy_table",
-        "name": "w8a8 truncates instead of rounding the activations",
-        "explanation": "",
-        "section": "",
+        "name": "w8a8 truncates the activations toward zero instead of rounding",
+        "explanation": "Your w8a8 quantizes the activations by dropping the fractional part, which biases every value toward zero and doubles the worst-case quantization error. Lesson 03's quantizer rounds to the nearest integer (ties to even) and clips to the symmetric int8 range.",
+        "section": "2. Four precision policies for one layer",
         "why": "w8a8 truncates instead of rounding the activations",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -333,11 +333,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "relies-on-default-precision-meaning-bf16",
+        "id": "bf16-via-default-precision",
         "function": "policy_table",
-        "name": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 policy relies on default precision meaning bf16 (TPU only)",
+        "explanation": "Your bf16 policy multiplies the float32 activations by the float32 weights (not the stored bf16 copy) at default precision, counting on the backend to round them to bf16. Only a TPU does that; on a CPU, or under a higher default matmul precision, the same code computes in float32, so a bf16 policy has to say what it computes.",
+        "section": "2. Four precision policies for one layer",
         "why": "relies on DEFAULT precision meaning bf16 (true on TPU only)",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -375,11 +375,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "bf16-policy-without-preferred-element-ty",
+        "id": "bf16-output",
         "function": "policy_table",
-        "name": "bf16 policy without preferred_element_type: bf16 output",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 policy returns a bf16 output, not float32",
+        "explanation": "Your bf16 policy multiplies bf16 inputs without asking for a float32 result, so the output is rounded to bfloat16 as well and adds its own rounding error. The policy is bf16 inputs with float32 accumulation and a float32 output, and the result type has to be requested explicitly.",
+        "section": "Exercise 2: `policy_table` (4 points)",
         "why": "bf16 policy without preferred_element_type: bf16 output",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -417,11 +417,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "bf16-policy-rounds-to-float16-instead-of",
+        "id": "float16-not-bfloat16",
         "function": "policy_table",
         "name": "bf16 policy rounds to float16 instead of bfloat16",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your bf16 policy converts the inputs and weights to float16, a different 16-bit format with 10 fraction bits and a narrow exponent range, so on this unit-scale data its error is smaller than the policy's. bfloat16 keeps float32's exponent range with only 7 fraction bits, and its error is the one to measure.",
+        "section": "2. Four precision policies for one layer",
         "why": "bf16 policy rounds to float16 instead of bfloat16",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -459,11 +459,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "reference-built-from-bf16-inputs-not-exa",
+        "id": "reference-not-exact",
         "function": "policy_table",
-        "name": "reference built from bf16 inputs, not exact",
-        "explanation": "",
-        "section": "",
+        "name": "reference computed from bf16 inputs, not exactly",
+        "explanation": "Your reference product is itself computed from bf16-rounded inputs, so every error is measured against a rounded answer: the bf16 policy looks nearly perfect and the fp32 policy looks wrong. The reference must be the exact product, computed well above the precision of every policy, on every backend.",
+        "section": "Exercise 2: `policy_table` (4 points)",
         "why": "reference built from bf16 inputs, not exact",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -501,11 +501,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "element-wise-relative-error-max-out-exac",
+        "id": "elementwise-rel-err",
         "function": "policy_table",
-        "name": "element-wise relative error max(|out-exact|/|exact|)",
-        "explanation": "",
-        "section": "",
+        "name": "relative error per element, not against the whole output's scale",
+        "explanation": "Your max_rel_err divides each element's error by that element's own size, so an output close to zero makes the ratio huge and the policy look far worse than it is. The contract measures the largest absolute error relative to the largest exact output, one scale for the whole output.",
+        "section": "Exercise 2: `policy_table` (4 points)",
         "why": "element-wise relative error max(|out-exact|/|exact|)",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -544,11 +544,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
     },
     # ----------------------------------------------- train_linear_regression
     {
-        "id": "bf16-params-keeps-fp32-parameters-casts",
+        "id": "bf16-params-kept-fp32",
         "function": "train_linear_regression",
-        "name": "bf16_params keeps fp32 parameters (casts only for compute)",
-        "explanation": "",
-        "section": "",
+        "name": "bf16_params keeps float32 parameters, rounding only for compute",
+        "explanation": "Your bf16_params policy stores and updates its parameters in float32 and rounds them to bf16 only for the matmuls, which is the master-weights policy under another name. The point of bf16_params is that the stored parameters themselves are bfloat16, so updates smaller than half a bf16 ulp are rounded away and training stalls.",
+        "section": "6. Mixed-precision training: why fp32 master weights",
         "why": "bf16_params keeps fp32 parameters (casts only for compute)",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -580,11 +580,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "master-weights-rounded-back-to-bf16-ever",
+        "id": "master-rounded-to-bf16",
         "function": "train_linear_regression",
-        "name": "master weights rounded back to bf16 every step",
-        "explanation": "",
-        "section": "",
+        "name": "master weights rounded back to bf16 after every step",
+        "explanation": "Your bf16_master_fp32 policy rounds its parameters to bfloat16 after each update, so small updates are lost exactly as in bf16_params and it stalls too. The float32 master copy must keep every update, so that small steps accumulate until they move the bf16 copy used for compute.",
+        "section": "6. Mixed-precision training: why fp32 master weights",
         "why": "master weights rounded back to bf16 every step",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -616,11 +616,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "returns-jax-arrays-not-python-floats",
+        "id": "returns-jax-arrays",
         "function": "train_linear_regression",
-        "name": "returns jax arrays, not Python floats",
-        "explanation": "",
-        "section": "",
+        "name": "losses returned as JAX arrays, not Python floats",
+        "explanation": "Your list holds JAX scalar arrays rather than Python floats. The contract asks for plain floats, which compare, print and save as ordinary numbers.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "returns jax arrays, not Python floats",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -652,11 +652,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "returns-steps-1-losses-adds-the-final-on",
+        "id": "one-loss-too-many",
         "function": "train_linear_regression",
-        "name": "returns steps + 1 losses (adds the final one)",
-        "explanation": "",
-        "section": "",
+        "name": "one loss too many: steps + 1 values",
+        "explanation": "Your function runs one update too many and returns steps + 1 losses. losses[t] is the loss before update t, for the steps updates the caller asked for, so the list has exactly steps values.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "returns steps + 1 losses (adds the final one)",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -688,11 +688,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "ignores-the-seed-always-prngkey-0",
+        "id": "ignores-seed",
         "function": "train_linear_regression",
-        "name": "ignores the seed (always PRNGKey(0))",
-        "explanation": "",
-        "section": "",
+        "name": "ignores the seed: always the same problem",
+        "explanation": "Your function always builds the regression problem of seed 0, whatever seed it is given. The seed chooses the data, and a function that ignores it cannot be run on a fresh problem.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "ignores the seed (always PRNGKey(0))",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -724,11 +724,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "ignores-lr-hard-coded-0-1",
+        "id": "ignores-lr",
         "function": "train_linear_regression",
-        "name": "ignores lr (hard-coded 0.1)",
-        "explanation": "",
-        "section": "",
+        "name": "ignores lr: the learning rate is fixed",
+        "explanation": "Your function updates with a fixed step size of 0.1 instead of the lr it receives, so any other learning rate gives the same losses as the default. Every argument of the contract must change what the function does.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "ignores lr (hard-coded 0.1)",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -760,11 +760,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "records-the-loss-after-each-update-not-b",
+        "id": "loss-after-update",
         "function": "train_linear_regression",
         "name": "records the loss after each update, not before",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function records the loss of the parameters after each update, so the first value is already one step in. losses[t] is the loss before update t: the first one is the loss at the starting point, with all parameters zero.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "records the loss after each update, not before",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -796,11 +796,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "bf16-master-fp32-computes-entirely-in-fp",
+        "id": "master-computes-in-fp32",
         "function": "train_linear_regression",
-        "name": "bf16_master_fp32 computes entirely in fp32",
-        "explanation": "",
-        "section": "",
+        "name": "bf16_master_fp32 computes in float32, not in bf16",
+        "explanation": "Your bf16_master_fp32 policy runs the forward pass and the gradient in float32 at full precision, so it is the fp32 policy under another name. Mixed precision keeps a float32 master copy but computes with that copy rounded to bf16: the cheap bf16 compute is the reason to use it.",
+        "section": "6. Mixed-precision training: why fp32 master weights",
         "why": "bf16_master_fp32 computes entirely in fp32",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -832,11 +832,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "gradient-1-n-x-t-r-instead-of-2-n-x-t-r",
+        "id": "gradient-missing-factor-2",
         "function": "train_linear_regression",
-        "name": "gradient (1/n) X^T r instead of (2/n) X^T r",
-        "explanation": "",
-        "section": "",
+        "name": "gradient off by a factor of two",
+        "explanation": "Your gradient is half the gradient of the mean squared error: differentiating the square brings down a factor of 2 that your code drops. Every step is then half the size plain gradient descent takes with this lr, and the losses follow a different, slower trajectory.",
+        "section": "6. Mixed-precision training: why fp32 master weights",
         "why": "gradient (1/n) X^T r instead of (2/n) X^T r",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -868,11 +868,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "fp32-policy-at-default-precision-one-bf1",
+        "id": "fp32-default-precision",
         "function": "train_linear_regression",
-        "name": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "fp32 policy's dots at default precision",
+        "explanation": "Your fp32 policy's dots use the default precision, which on a TPU is a single bf16 pass (TF32 on recent NVIDIA GPUs), so its trajectory is not float32's there. A float32 computation has to ask for the highest matmul precision to be float32 on every backend.",
+        "section": "2. Four precision policies for one layer",
         "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
         "only_under": "tpu",
         "source": """
@@ -906,11 +906,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     },
     # ---------------------------------------------------------- policy_table
     {
-        "id": "fp32-policy-at-default-precision-one-bf1",
+        "id": "fp32-default-precision",
         "function": "policy_table",
-        "name": "fp32 policy at DEFAULT precision (one bf16 pass on TPU, TF32 on A100/H100): not exact on every backend",
-        "explanation": "",
-        "section": "",
+        "name": "fp32 policy at default precision: not exact on every backend",
+        "explanation": "Your fp32 policy multiplies at default precision, which on a TPU is a single bf16 pass (and TF32 on recent NVIDIA GPUs), so there its error is far from float32's. A float32 policy has to ask for the highest matmul precision to mean the same thing on every backend.",
+        "section": "2. Four precision policies for one layer",
         "why": "fp32 policy at DEFAULT precision (one bf16 pass on TPU, TF32 on A100/H100): not exact on every backend",
         "only_under": "tpu",
         "source": """
@@ -939,11 +939,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
     },
     # ------------------------------------------------------------- benchmark
     {
-        "id": "always-at-least-one-warm-up-call-max-war",
+        "id": "forces-one-warmup",
         "function": "benchmark",
-        "name": "always at least one warm-up call: max(warmup, 1) -> fn called 1+iters times when warmup=0",
-        "explanation": "",
-        "section": "",
+        "name": "always makes a warm-up call, even when warmup is 0",
+        "explanation": "Your function makes one warm-up call even when the caller asks for none, so fn runs once more than warmup plus iters. The caller decides how many untimed calls to make (the function may be warm already, or every call may cost something), and the contract fixes the total.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "always at least one warm-up call: max(warmup, 1) -> fn called 1+iters times when warmup=0",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -959,11 +959,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "upper-median-sorted-len-2-wrong-for-even",
+        "id": "upper-median",
         "function": "benchmark",
-        "name": "upper median sorted[len//2] (wrong for even iters, e.g. the default 10)",
-        "explanation": "",
-        "section": "",
+        "name": "median of an even count taken as the upper middle value",
+        "explanation": "Your function takes the timing just above the middle of the sorted list. With an even number of timed calls, such as the default 10, the median lies halfway between the two middle values, so your value is too high whenever they differ.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "upper median sorted[len//2] (wrong for even iters, e.g. the default 10)",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -979,11 +979,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     {
-        "id": "uses-the-block-until-ready-method-fails",
+        "id": "array-method-not-pytree",
         "function": "benchmark",
-        "name": "uses the .block_until_ready() method: fails for pytree (tuple/dict) outputs",
-        "explanation": "",
-        "section": "",
+        "name": "waits with the array's own method: fails for tuple or dict results",
+        "explanation": "Your function calls the block_until_ready method of each result, which only a single array has, so a function that returns several arrays (a tuple or a dict) makes it fail. JAX's function of the same name waits for a whole pytree of arrays, whatever its structure.",
+        "section": "Exercise 1: `benchmark` (3 points)",
         "why": "uses the .block_until_ready() method: fails for pytree (tuple/dict) outputs",
         "source": """
 def benchmark(fn, *args, warmup=2, iters=10):
@@ -1000,11 +1000,11 @@ def benchmark(fn, *args, warmup=2, iters=10):
     },
     # ---------------------------------------------------------- policy_table
     {
-        "id": "int8-weight-only-dequantizes-then-rounds",
+        "id": "dequantized-w-rounded-bf16",
         "function": "policy_table",
-        "name": "int8_weight_only dequantizes then rounds the dequantized weights to bf16 (extra bf16 rounding of w)",
-        "explanation": "",
-        "section": "",
+        "name": "weight-only policy rounds the dequantized weights to bf16",
+        "explanation": "Your int8_weight_only policy multiplies the int8 values by their scales first and then rounds those weights to bf16, adding a bf16 rounding on top of the int8 one. Integers up to 256 are exact in bfloat16 but scaled weights are not, which is why the lesson's weight-only scheme applies the scales after the dot.",
+        "section": "2. Four precision policies for one layer",
         "why": "int8_weight_only dequantizes then rounds the dequantized weights to bf16 (extra bf16 rounding of w)",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -1037,11 +1037,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
 """,
     },
     {
-        "id": "w-drawn-as-n-k-and-transposed",
+        "id": "w-drawn-transposed",
         "function": "policy_table",
-        "name": "w drawn as (n, k) and transposed",
-        "explanation": "",
-        "section": "",
+        "name": "weights drawn in the transposed shape, then transposed",
+        "explanation": "Your function draws the weights with the transposed shape and transposes them, so the same key gives different numbers from the ones the contract specifies. A random draw depends on the shape asked for: the data must be drawn exactly as the exercise describes.",
+        "section": "Exercise 2: `policy_table` (4 points)",
         "why": "w drawn as (n, k) and transposed",
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
@@ -1075,11 +1075,11 @@ def policy_table(seed=0, m=256, k=1024, n=256):
     },
     # ----------------------------------------------- train_linear_regression
     {
-        "id": "fp32-gradient-dot-at-default-precision-x",
+        "id": "fp32-grad-default-precision",
         "function": "train_linear_regression",
-        "name": "fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST",
-        "explanation": "",
-        "section": "",
+        "name": "fp32 gradient's dot at default precision",
+        "explanation": "Your fp32 policy computes the forward pass at the highest precision but the gradient's dot at default precision, which on a TPU is a single bf16 pass. Every dot of a float32 policy needs the highest precision: one bf16 pass anywhere moves the trajectory off float32's.",
+        "section": "2. Four precision policies for one layer",
         "why": "fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -1113,11 +1113,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "bf16-policies-also-round-the-targets-y-t",
+        "id": "targets-rounded-bf16",
         "function": "train_linear_regression",
-        "name": "bf16 policies also round the targets y to bf16",
-        "explanation": "",
-        "section": "",
+        "name": "bf16 policies round the targets to bf16 too",
+        "explanation": "Your bf16 policies compare the predictions with targets rounded to bfloat16, so they fit slightly different data and even their first loss differs from the fp32 one. A precision policy decides how parameters are stored and computed with; the data stays the same for every policy.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "bf16 policies also round the targets y to bf16",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
@@ -1151,11 +1151,11 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "id": "bf16-policies-report-the-loss-rounded-to",
+        "id": "loss-rounded-bf16",
         "function": "train_linear_regression",
         "name": "bf16 policies report the loss rounded to bf16",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your bf16 policies round the loss itself to bfloat16 before recording it, so it keeps only about three significant digits and differs from the float32 loss even at the start. The loss is computed in float32 for every policy, from that policy's predictions.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "bf16 policies report the loss rounded to bf16",
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):

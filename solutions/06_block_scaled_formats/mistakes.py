@@ -9,11 +9,11 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 MISTAKES = [
     # ----------------------------------------------------------- mx_quantize
     {
-        "id": "round-log2-max-instead-of-floor-for-the",
+        "id": "rounded-exponent",
         "function": "mx_quantize",
-        "name": "round(log2(max)) instead of floor for the shared exponent",
-        "explanation": "",
-        "section": "",
+        "name": "shared exponent rounded to nearest instead of rounded down",
+        "explanation": "Your function rounds log2 of the block maximum to the nearest integer, so a block whose maximum lies in the upper part of its binade gets an exponent one too high and a scale twice too large. The OCP rule rounds down, which puts the block maximum in the element format's top binade; one binade lower, the top of the format goes unused and small elements fall sooner into the subnormals or to zero.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "round(log2(max)) instead of floor for the shared exponent",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -33,11 +33,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "no-saturation-x-scale-cast-directly-e4m3",
+        "id": "no-saturation",
         "function": "mx_quantize",
-        "name": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
-        "explanation": "",
-        "section": "",
+        "name": "no saturation: values past the format's largest become NaN or inf",
+        "explanation": "Your function casts the scaled values straight to the element format. The floor rule can put a block maximum above the format's largest finite value (448 for e4m3), and the cast turns values well past it into NaN (e4m3) or infinity (e5m2). The spec saturates them to the largest finite value instead.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "no saturation: x / scale cast directly (e4m3 gives NaN, e5m2 inf past the top)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -55,11 +55,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "blocks-along-the-wrong-axis-strided-bloc",
+        "id": "strided-blocks",
         "function": "mx_quantize",
-        "name": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
-        "explanation": "",
-        "section": "",
+        "name": "blocks gather strided values instead of consecutive ones",
+        "explanation": "Your function splits the last axis the wrong way round: each of its blocks collects every (K / block)-th value instead of block consecutive values. The shapes come out right, but each scale is computed from, and applied to, the wrong set of values; an MX block is a run of consecutive values along the last axis.",
+        "section": "Exercise 1: `mx_quantize` (4 points)",
         "why": "blocks along the wrong axis: strided blocks (reshape (..., block, K // block), max over axis -2)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -79,11 +79,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "one-scale-per-row-max-over-the-whole-las",
+        "id": "one-scale-per-row",
         "function": "mx_quantize",
-        "name": "one scale per row (max over the whole last axis), repeated for every block",
-        "explanation": "",
-        "section": "",
+        "name": "one scale per row, repeated for every block",
+        "explanation": "Your function takes the maximum over the whole last axis and gives every block of the row that one scale, which is per-channel scaling with extra copies of the scale. The point of block scaling is that each block gets its own scale from its own maximum, so one large value coarsens only its own block.",
+        "section": "5. An outlier inside one block vs an outlier under a per-channel scale",
         "why": "one scale per row (max over the whole last axis), repeated for every block",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -103,11 +103,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "scale-max-elem-max-not-a-power-of-two-st",
+        "id": "non-power-of-two-scale",
         "function": "mx_quantize",
-        "name": "scale max / elem_max (not a power of two), stored rounded to e8m0",
-        "explanation": "",
-        "section": "",
+        "name": "scale is the block max over the format's max, not a power of two",
+        "explanation": "Your function divides the block by the exact ratio of its maximum to the format's largest value, then stores that ratio rounded to e8m0, a power of two. The elements were computed with a scale the block does not store, so decoding them gives wrong values; an MX scale is the power of two given by the maximum's exponent, and dividing by it is exact.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "scale max / elem_max (not a power of two), stored rounded to e8m0",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -123,11 +123,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "double-rounding-x-scale-rounded-to-bfloa",
+        "id": "double-rounding",
         "function": "mx_quantize",
-        "name": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
-        "explanation": "",
-        "section": "",
+        "name": "scaled values rounded to bfloat16 first, then to the element format",
+        "explanation": "Your function rounds the scaled values to bfloat16 before casting them to the element format, so each value is rounded twice. A value just off a halfway point can land exactly on it in the first rounding and then go the wrong way under ties to even; dividing by a power of two is exact, so the only rounding is the one to the element format.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "double rounding: x / scale rounded to bfloat16 first, then to the element format",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -147,11 +147,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "floor-log2-max-computed-in-float32-wrong",
+        "id": "float32-log2",
         "function": "mx_quantize",
-        "name": "floor(log2(max)) computed in float32: wrong just below a power of two",
-        "explanation": "",
-        "section": "",
+        "name": "exponent from a float32 log2: wrong just below a power of two",
+        "explanation": "Your function computes the floor of log2 of the block maximum in float32. Just below a power of two the float32 logarithm rounds up to the exact integer, so the exponent comes out one too high and that block's scale twice too large; the exponent can be read exactly from the number's bits (trap 1).",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "floor(log2(max)) computed in float32: wrong just below a power of two",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -172,11 +172,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "inf-clamped-to-2-127-like-any-exponent-n",
+        "id": "inf-gets-largest-scale",
         "function": "mx_quantize",
-        "name": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
-        "explanation": "",
-        "section": "",
+        "name": "a block holding an infinity gets the largest scale, not the NaN scale",
+        "explanation": "Your function clamps the exponent of an infinite block maximum to 127 like any large exponent, so a block holding an infinity gets the scale 2^127 and finite elements. The spec gives such a block the NaN scale (its shared exponent overflows), which marks the whole block as invalid when it is decoded.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "inf clamped to 2^127 like any exponent (np.clip(inf) = 127), not the NaN scale",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -196,11 +196,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "no-clamp-at-127-a-tiny-block-s-exponent",
+        "id": "no-exponent-clamp",
         "function": "mx_quantize",
-        "name": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
-        "explanation": "",
-        "section": "",
+        "name": "shared exponent not clamped at -127 for tiny blocks",
+        "explanation": "For a block of very small values your shared exponent falls below -127, which e8m0 cannot store: the stored scale becomes e8m0's smallest, 2^-127, while the elements were scaled with the smaller, unclamped power of two. Elements and scale no longer match and the block decodes too large; the exponent has to be clamped to e8m0's range before it is used.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "no clamp at -127: a tiny block's exponent -130 stored as e8m0 (rounded), elements scaled by 2^130",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -219,11 +219,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "emax-from-finfo-maxexp-without-the-1-9-f",
+        "id": "emax-off-by-one",
         "function": "mx_quantize",
-        "name": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
-        "explanation": "",
-        "section": "",
+        "name": "emax taken one too large: every scale twice too big",
+        "explanation": "Your function uses the dtype's maxexp as emax, but maxexp is one more than the exponent of the largest normal (9 instead of 8 for e4m3). Every scale comes out twice too large, so block maxima land one binade below the top: the format's top binade goes unused and more small elements fall into the subnormals or to zero.",
+        "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
         "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -243,11 +243,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "all-zero-block-gets-the-smallest-scale-2",
+        "id": "zero-block-tiny-scale",
         "function": "mx_quantize",
-        "name": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
-        "explanation": "",
-        "section": "",
+        "name": "all-zero block gets the smallest scale instead of 1.0",
+        "explanation": "Your function gives an all-zero block the smallest e8m0 scale, 2^-127, as the spec authors' reference library does. This course's contract gives such a block the scale 1.0 with zero elements, a value that is harmless to decode on every backend.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "all-zero block gets the smallest scale 2^-127 (microxcaling's habit), not 1.0",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -267,11 +267,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "jax-x-2-0-e-the-subnormal-scale-2-127-is",
+        "id": "jax-subnormal-scale",
         "function": "mx_quantize",
-        "name": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
-        "explanation": "",
-        "section": "",
+        "name": "scale computed as a JAX float32 power: 2^-127 flushes to zero",
+        "explanation": "Your function builds each scale as a float32 power of two in JAX and divides by it. The smallest scale, 2^-127, is a subnormal float32 and XLA on CPU flushes subnormals to zero, so a block with that scale is divided by zero. Trap 3 shows how to scale exactly without ever forming that float32.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "JAX, x / 2.0 ** e: the subnormal scale 2^-127 is flushed to zero on XLA CPU (x / 0)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -293,11 +293,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     },
     # --------------------------------------------------------- mx_dequantize
     {
-        "id": "np-tile-instead-of-np-repeat-scales-cycl",
+        "id": "tile-not-repeat",
         "function": "mx_dequantize",
-        "name": "np.tile instead of np.repeat: scales cycle over the blocks",
-        "explanation": "",
-        "section": "",
+        "name": "scales cycled over the blocks instead of repeated per block",
+        "explanation": "Your function lays the scales out by repeating the whole list of scales, so element k gets the scale of block k modulo the number of blocks instead of its own block's. Each scale covers block consecutive elements: the first block elements share the first scale, the next block the second, and so on.",
+        "section": "Exercise 2: `mx_dequantize` (3 points)",
         "why": "np.tile instead of np.repeat: scales cycle over the blocks",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -307,11 +307,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "id": "e8m0-bits-used-as-the-exponent-without-r",
+        "id": "bias-not-removed",
         "function": "mx_dequantize",
-        "name": "e8m0 bits used as the exponent without removing the bias 127",
-        "explanation": "",
-        "section": "",
+        "name": "e8m0 code used as the exponent without removing the bias",
+        "explanation": "Your function raises 2 to the raw 8-bit code of each scale, but e8m0 stores the exponent with a bias of 127 (the code 127 means 2^0 = 1). Every scale comes out 2^127 times too large, and for codes of 128 and above it overflows float32 to infinity.",
+        "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
         "why": "e8m0 bits used as the exponent without removing the bias 127",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -321,11 +321,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "id": "divides-by-the-scale-instead-of-multiply",
+        "id": "divides-by-scale",
         "function": "mx_dequantize",
         "name": "divides by the scale instead of multiplying",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function divides each element by its block's scale. Quantizing divided the values by the scale, so decoding has to undo that with the opposite operation; dividing again moves every block further from its original size.",
+        "section": "Exercise 2: `mx_dequantize` (3 points)",
         "why": "divides by the scale instead of multiplying",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -334,11 +334,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "id": "scale-as-2-0-bits-127-the-nan-code-255-b",
+        "id": "nan-code-becomes-inf",
         "function": "mx_dequantize",
-        "name": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
-        "explanation": "",
-        "section": "",
+        "name": "the NaN scale code decoded as infinity",
+        "explanation": "Your function computes each scale from its bits as a power of two, which turns the code 255 into 2^128, an infinity. In e8m0 that code is NaN, and a NaN scale makes its whole block NaN when decoded; an infinite scale gives infinities instead (and NaN only for zero elements).",
+        "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
         "why": "scale as 2.0 ** (bits - 127): the NaN code 255 becomes 2^128 = inf, not NaN",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -349,11 +349,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "id": "returns-bfloat16-the-mxu-s-input-type-in",
+        "id": "returns-bfloat16",
         "function": "mx_dequantize",
-        "name": "returns bfloat16 (the MXU's input type) instead of float32",
-        "explanation": "",
-        "section": "",
+        "name": "returns bfloat16 instead of float32",
+        "explanation": "Your function returns the decoded values as bfloat16. Most decoded MX values are exactly bfloat16, but not all (an e4m3 subnormal times a tiny scale is not), and the contract fixes the output as float32 so that decoding is exact and has the expected type.",
+        "section": "Exercise 2: `mx_dequantize` (3 points)",
         "why": "returns bfloat16 (the MXU's input type) instead of float32",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -363,11 +363,11 @@ def mx_dequantize(elements, scales, block=32):
     },
     # ------------------------------------------------------------- mx_matmul
     {
-        "id": "w-quantized-in-blocks-along-n-mx-quantiz",
+        "id": "w-blocks-along-n",
         "function": "mx_matmul",
-        "name": "w quantized in blocks along N (mx_quantize(w)), not along K",
-        "explanation": "",
-        "section": "",
+        "name": "weights quantized in blocks along N instead of along K",
+        "explanation": "Your function quantizes w as it is laid out, in blocks along its last axis, which is N, the output dimension. An MX matmul scales both operands in blocks along the contraction dimension K, so that each block of a row of x meets a block of a column of w scaled over the same K values.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
         "why": "w quantized in blocks along N (mx_quantize(w)), not along K",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -379,11 +379,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "only-the-weights-quantized-x-stays-float",
+        "id": "x-not-quantized",
         "function": "mx_matmul",
-        "name": "only the weights quantized (x stays float32)",
-        "explanation": "",
-        "section": "",
+        "name": "only the weights quantized: x stays float32",
+        "explanation": "Your function quantizes only w and multiplies it by the float32 x. In an MX matmul both operands are in the block format, each in blocks along K; leaving x in float32 measures a weight-only scheme, not the MX product.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
         "why": "only the weights quantized (x stays float32)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -393,11 +393,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "bfloat16-accumulation-output-preferred-e",
+        "id": "bf16-accumulation",
         "function": "mx_matmul",
-        "name": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
-        "explanation": "",
-        "section": "",
+        "name": "bfloat16 result instead of float32 accumulation and output",
+        "explanation": "Your function asks the dot for a bfloat16 result, so the output (and, on some hardware, the running sum) is rounded to 8 significant bits. The decoded operands and their products are exact, and the accumulation and the result have to be float32 (or wider) to keep the product close to exact.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
         "why": "bfloat16 accumulation/output (preferred_element_type=jnp.bfloat16)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -409,11 +409,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
 """,
     },
     {
-        "id": "ignores-elem-and-block-always-mxfp8-e4m3",
+        "id": "ignores-elem-and-block",
         "function": "mx_matmul",
-        "name": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
-        "explanation": "",
-        "section": "",
+        "name": "ignores elem and block: always MXFP8 e4m3 in blocks of 32",
+        "explanation": "Your function quantizes with the default format and block size whatever the caller passes, so asking for MXFP4 or another block size returns the MXFP8, block-32 result. Both arguments have to reach the quantization of both operands.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
         "why": "ignores elem and block (always MXFP8 e4m3, blocks of 32)",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -426,11 +426,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     },
     # ----------------------------------------------------- granularity_sweep
     {
-        "id": "mx-blocks-along-n-mx-quantize-w-row-by-r",
+        "id": "blocks-along-n",
         "function": "granularity_sweep",
-        "name": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
-        "explanation": "",
-        "section": "",
+        "name": "MX blocks run along a row of w (N) instead of down each column (K)",
+        "explanation": "Your function quantizes w row by row, in blocks along N, the output dimension (with blocks capped at N's 32). The experiment puts the blocks along K for each output column, the contraction dimension; across a row, the skewed column 0 shares a block with ordinary columns and sets their step.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
         "why": "MX blocks along N (mx_quantize(w) row by row), not along K per column",
         "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
@@ -456,11 +456,11 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
 """,
     },
     {
-        "id": "activations-quantized-too-mx-matmul-unli",
+        "id": "activations-quantized",
         "function": "granularity_sweep",
-        "name": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
-        "explanation": "",
-        "section": "",
+        "name": "activations quantized too: not a weight-only experiment",
+        "explanation": "Your function runs the full MX matmul, quantizing x as well as w, so the MX errors include the activations' rounding while the int8 errors do not. The experiment quantizes the weights only, as lesson 03 did, so that the four schemes are compared on the same footing.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
         "why": "activations quantized too (mx_matmul), unlike lesson 03's weight-only experiment",
         "source": """
 def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
@@ -484,11 +484,11 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
 """,
     },
     {
-        "id": "reference-and-products-at-default-precis",
+        "id": "default-precision-dots",
         "function": "granularity_sweep",
-        "name": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
-        "explanation": "",
-        "section": "",
+        "name": "reference and products at default precision (one bf16 pass on a TPU)",
+        "explanation": "Your function computes the reference and the quantized products with float32 dots at default precision, which on a TPU is a single bf16 pass. The reference is then not exact, and rounding x to bf16 adds an error of its own to the one you want to measure; the reference must be exact on every backend.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
         "why": "reference and products at DEFAULT precision (one bf16 pass on a TPU)",
         "only_under": "tpu",
         "source": """
@@ -515,12 +515,12 @@ def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
     },
     # -------------------------------------------------------- nvfp4_quantize
     {
-        "id": "tensor-scale-max-6-forgets-e4m3-s-448-bl",
+        "id": "tensor-scale-ignores-448",
         "function": "nvfp4_quantize",
-        "name": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
-        "explanation": "",
-        "section": "",
-        "why": "tensor scale max / 6 (forgets e4m3's 448): block scales pushed into e4m3's subnormals",
+        "name": "tensor scale leaves out e4m3's 448: block scales squeezed below 1",
+        "explanation": "Your tensor scale divides the maximum by 6 only, so the largest block scale is 1 instead of e4m3's maximum 448. All block scales are crowded into [0, 1], and blocks much smaller than the maximum fall into e4m3's subnormals or to zero; the tensor scale is chosen so that the block scales use e4m3's whole range.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "tensor scale max / 6 (forgets e4m3's 448): block scales squeezed into [0, 1], the small ones into e4m3's subnormals",
         "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
@@ -534,11 +534,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
-        "id": "elements-divided-by-the-unrounded-float3",
+        "id": "unrounded-block-scale",
         "function": "nvfp4_quantize",
-        "name": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
-        "explanation": "",
-        "section": "",
+        "name": "elements divided by the unrounded block scale, not the stored one",
+        "explanation": "Your function computes the elements with the float32 block scale and only afterwards rounds the scale to e4m3. Decoding multiplies by the stored, rounded scale, so every element is off by that rounding; the elements must be computed with the scale exactly as it is stored.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
         "source": """
 def nvfp4_quantize(x):
@@ -554,11 +554,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
-        "id": "blocks-of-32-mxfp4-s-size-instead-of-16",
+        "id": "blocks-of-32",
         "function": "nvfp4_quantize",
         "name": "blocks of 32 (MXFP4's size) instead of 16",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function computes each block scale over 32 values and repeats it for both halves, so the scales have the right shape but each covers two NVFP4 blocks. NVFP4 uses blocks of 16, half MXFP4's size, one of the ways it follows the data more closely.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "blocks of 32 (MXFP4's size) instead of 16",
         "source": """
 def nvfp4_quantize(x):
@@ -573,11 +573,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
-        "id": "no-guard-for-a-block-scale-of-0-0-0-elem",
+        "id": "no-zero-scale-guard",
         "function": "nvfp4_quantize",
-        "name": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
-        "explanation": "",
-        "section": "",
+        "name": "no guard for a block scale that rounds to 0",
+        "explanation": "Your function divides by the block scale even when it is 0 (an all-zero block, or one far smaller than the tensor's maximum). The nonzero values of such a block become infinite and saturate to plus or minus 6, and its zeros become 0/0, an undefined value that e2m1 cannot hold; the recipe gives such a block zero elements.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1)",
         "source": """
 def nvfp4_quantize(x):
@@ -592,11 +592,11 @@ def nvfp4_quantize(x):
 """,
     },
     {
-        "id": "mx-style-power-of-two-block-scales-round",
+        "id": "power-of-two-block-scales",
         "function": "nvfp4_quantize",
-        "name": "MX-style power-of-two block scales (rounded down) stored as e4m3",
-        "explanation": "",
-        "section": "",
+        "name": "MX-style power-of-two block scales instead of e4m3 values",
+        "explanation": "Your function rounds each block scale down to a power of two before storing it as e4m3, as MX does. NVFP4's e4m3 scale keeps 3 mantissa bits so that each block's maximum lands close to e2m1's 6; rounded down to a power of two, the scale puts the maximum anywhere from 6 to 12, and everything past 6 is clipped.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "MX-style power-of-two block scales (rounded down) stored as e4m3",
         "source": """
 def nvfp4_quantize(x):
@@ -615,11 +615,11 @@ def nvfp4_quantize(x):
     },
     # ------------------------------------------------------ nvfp4_dequantize
     {
-        "id": "forgets-the-tensor-scale",
+        "id": "no-tensor-scale",
         "function": "nvfp4_dequantize",
         "name": "forgets the tensor scale",
-        "explanation": "",
-        "section": "",
+        "explanation": "Your function multiplies each element by its block scale only. NVFP4 scales in two levels and the block scales are relative to the fp32 tensor scale, so without it every value is off by the same large factor.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "forgets the tensor scale",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -628,11 +628,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
     {
-        "id": "divides-by-the-tensor-scale-the-encode-s",
+        "id": "divides-by-tensor-scale",
         "function": "nvfp4_dequantize",
-        "name": "divides by the tensor scale (the encode scale's habit)",
-        "explanation": "",
-        "section": "",
+        "name": "divides by the tensor scale instead of multiplying",
+        "explanation": "Your function divides by the tensor scale. Quantizing divided the values by the block scale times the tensor scale, so decoding multiplies by both; dividing by the tensor scale leaves every value off by its square.",
+        "section": "7. NVFP4: two-level scaling",
         "why": "divides by the tensor scale (the encode scale's habit)",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -641,11 +641,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
     {
-        "id": "np-tile-instead-of-np-repeat-for-the-blo",
+        "id": "tile-not-repeat",
         "function": "nvfp4_dequantize",
-        "name": "np.tile instead of np.repeat for the block scales",
-        "explanation": "",
-        "section": "",
+        "name": "block scales cycled over the elements instead of repeated per block",
+        "explanation": "Your function lays the block scales out by repeating the whole list of scales, so element k gets the scale of block k modulo the number of blocks instead of its own block's. Each block scale covers 16 consecutive elements along the last axis.",
+        "section": "Exercise 6: `nvfp4_dequantize` (2 points)",
         "why": "np.tile instead of np.repeat for the block scales",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -656,11 +656,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     },
     # ----------------------------------------------------------- mx_quantize
     {
-        "id": "zeroes-x-in-place-then-answers-for-zeros",
+        "id": "overwrites-input",
         "function": "mx_quantize",
-        "name": "zeroes x in place, then answers for zeros (elements 0, scales 1.0)",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's x, then returns the answer for zeros",
+        "explanation": "Your function writes zeros into the x array it was given and returns zero elements with scale 1.0, the answer for an all-zero input. A function must never modify its caller's inputs, and the exercise is to quantize the values actually passed.",
+        "section": "Exercise 1: `mx_quantize` (4 points)",
         "why": "zeroes x in place, then answers for zeros (elements 0, scales 1.0)",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
@@ -673,11 +673,11 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     },
     # --------------------------------------------------------- mx_dequantize
     {
-        "id": "zeroes-the-elements-in-place-then-answer",
+        "id": "overwrites-input",
         "function": "mx_dequantize",
-        "name": "zeroes the elements in place, then answers for zeros (NaN where the block's scale is NaN)",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's elements, then decodes zeros",
+        "explanation": "Your function writes zeros into the elements array it was given and then decodes those zeros. A function must never modify its caller's inputs; here it also destroys the data it was meant to decode, so every block with a finite scale comes out zero.",
+        "section": "Exercise 2: `mx_dequantize` (3 points)",
         "why": "zeroes the elements in place, then answers for zeros (NaN where the block's scale is NaN)",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -689,11 +689,11 @@ def mx_dequantize(elements, scales, block=32):
     },
     # ------------------------------------------------------------- mx_matmul
     {
-        "id": "zeroes-x-in-place-then-answers-for-zeros",
+        "id": "overwrites-input",
         "function": "mx_matmul",
-        "name": "zeroes x in place, then answers for zeros",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's x, then returns zeros",
+        "explanation": "Your function writes zeros into the x array it was given and returns an all-zero product. A function must never modify its caller's inputs, and the exercise asks for the product of the quantized operands.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
         "why": "zeroes x in place, then answers for zeros",
         "source": """
 def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
@@ -704,11 +704,11 @@ def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
     },
     # ------------------------------------------------------ nvfp4_dequantize
     {
-        "id": "zeroes-the-elements-in-place-then-answer",
+        "id": "overwrites-input",
         "function": "nvfp4_dequantize",
-        "name": "zeroes the elements in place, then answers for zeros",
-        "explanation": "",
-        "section": "",
+        "name": "overwrites the caller's elements, then returns zeros",
+        "explanation": "Your function writes zeros into the elements array it was given and returns zeros. A function must never modify its caller's inputs; here it also destroys the data it was meant to decode.",
+        "section": "Exercise 6: `nvfp4_dequantize` (2 points)",
         "why": "zeroes the elements in place, then answers for zeros",
         "source": """
 def nvfp4_dequantize(elements, block_scales, tensor_scale):
@@ -719,11 +719,11 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     },
     # --------------------------------------------------------- mx_dequantize
     {
-        "id": "jnp-float32-scales-multiplied-once-an-al",
+        "id": "jax-scales-flushed",
         "function": "mx_dequantize",
-        "name": "jnp float32 scales multiplied (once an alternative): XLA flushes the subnormal scale 2^-127 to 0",
-        "explanation": "",
-        "section": "",
+        "name": "scales multiplied as JAX float32: 2^-127 flushes to zero",
+        "explanation": "Your function converts the scales to float32 and multiplies in JAX. The smallest scale, 2^-127, is a subnormal float32 and XLA on CPU flushes subnormals to zero, so a block with that scale decodes to zeros although its products (448 times 2^-127, say) are normal float32 numbers.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "jnp float32 scales multiplied (once an alternative): XLA flushes the subnormal scale 2^-127 to 0",
         "source": """
 def mx_dequantize(elements, scales, block=32):
@@ -731,11 +731,11 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "id": "scale-built-as-a-jax-float32-power-2-0-b",
+        "id": "jax-power-scale-flushed",
         "function": "mx_dequantize",
-        "name": "scale built as a JAX float32 power 2.0 ** (bits - 127): 2^-127 flushed to 0 in the product",
-        "explanation": "",
-        "section": "",
+        "name": "scale rebuilt as a JAX float32 power of two: 2^-127 flushes to zero",
+        "explanation": "Your function rebuilds each scale from its bits as a float32 power of two in JAX. The smallest scale, 2^-127, is a subnormal float32 that XLA on CPU flushes to zero, so a block with that scale decodes to zeros although its true values are normal float32 numbers.",
+        "section": "3. The shared exponent, and three traps on the way",
         "why": "scale built as a JAX float32 power 2.0 ** (bits - 127): 2^-127 flushed to 0 in the product",
         "source": """
 def mx_dequantize(elements, scales, block=32):
