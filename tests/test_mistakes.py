@@ -22,7 +22,6 @@ FILE_NAME = lib.FILE_NAME
 # Lessons whose entries another branch is filling in (issue 32): until that branch is merged their
 # names and explanations are empty, and the content test is expected to fail there. Strict: once
 # a lesson is filled the xfail fails too, so remove it from this set.
-FILLED_ELSEWHERE = {"04_xprof_profiling", "05_precision_policy", "06_block_scaled_formats"}
 
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 # What reads as code in prose: a fence or any backtick, an assignment or keyword argument (`x = ...`,
@@ -84,8 +83,6 @@ def entry_problems(m: lib.Mistake, nb) -> list[str]:
 @pytest.fixture(params=LESSONS)
 def library(request):
     lesson = request.param
-    if lesson in FILLED_ELSEWHERE:
-        request.applymarker(pytest.mark.xfail(reason="filled in on another branch (issue 32)", strict=True))
     return lesson, lib.load(lesson)
 
 

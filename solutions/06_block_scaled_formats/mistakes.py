@@ -310,7 +310,7 @@ def mx_dequantize(elements, scales, block=32):
         "id": "bias-not-removed",
         "function": "mx_dequantize",
         "name": "e8m0 code used as the exponent without removing the bias",
-        "explanation": "Your function raises 2 to the raw 8-bit code of each scale, but e8m0 stores the exponent with a bias of 127 (the code 127 means 2^0 = 1). Every scale comes out 2^127 times too large, and for codes of 128 and above it overflows float32 to infinity.",
+        "explanation": "Your function raises 2 to the raw 8-bit code of each scale, but e8m0 stores the exponent with a bias of 127 (the code 127 means a scale of one). Every scale comes out 2^127 times too large, and for codes of 128 and above it overflows float32 to infinity.",
         "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
         "why": "e8m0 bits used as the exponent without removing the bias 127",
         "source": """
