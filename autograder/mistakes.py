@@ -16,6 +16,7 @@ test suite grades each one; the student release and ``publish`` carry none of th
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,3 +88,34 @@ def load(lesson: str, root: Path = ROOT) -> list[Mistake]:
     """A lesson's known wrong answers, in the file's order ([] where the lesson has none)."""
     path = path_of(lesson, root)
     return parse(path.read_text(encoding="utf-8"), lesson) if path.is_file() else []
+
+
+@functools.lru_cache(maxsize=64)
+def _library(lesson: str, root: Path) -> dict[str, Mistake]:
+    return {m.key: m for m in load(lesson, root)}
+
+
+def lookup(keys, root: Path = ROOT) -> list[Mistake]:
+    """The library's entries for ``keys`` (``Mistake.key`` strings, as results name them), in their
+    order; a key the library no longer holds (edited since grading) is left out."""
+    found = []
+    for key in keys:
+        lesson = str(key).split(":", 1)[0]
+        if lesson and "/" not in lesson and lesson not in (".", ".."):
+            try:
+                m = _library(lesson, Path(root)).get(key)
+            except (OSError, ValueError, SyntaxError):  # a library being edited: no text, no crash
+                m = None
+            if m is not None:
+                found.append(m)
+    return found
+
+
+def sentence(function: str, found: list[Mistake]) -> str:
+    """What a student reads under a failed check: "Your `f` behaves like a known mistake: <name>.
+    <explanation> (re-read: <section>)", with "or" between several candidates."""
+    if not found:
+        return ""
+    parts = [f"{m.name}. {m.explanation} (re-read: {m.section})" for m in found]
+    kind = "a known mistake" if len(found) == 1 else "one of these known mistakes"
+    return f"Your `{function}` behaves like {kind}: " + " Or: ".join(parts)

@@ -850,3 +850,63 @@ def test_names_that_neutralise_alike_keep_their_own_rows(tmp_path):
     write_exports(out)
     wide = [r["student"] for r in read_csv(out / "grades_wide.csv")][1:]  # after "Points Possible"
     assert sorted(wide) == sorted(cells), wide
+
+
+def test_misconceptions_rank_known_mistakes_by_students_with_coverage(tmp_path):
+    """Issue 32: the report's first section names each diagnosed known mistake (its library name
+    and section), ranked by the students it describes, links their feedback pages, counts "or"
+    diagnoses, and shows per exercise the share of wrong answers no known mistake explains; the
+    students' pages name the mistake under the failed check."""
+    from autograder import mistakes
+    from autograder.grader.model import Outcome, Result, TestResult
+    from autograder.grader.outputs import write_outputs
+    from autograder.report import misconceptions as mc
+    from autograder.report.load import load
+
+    lesson = "03_int8_quantization"
+    library = [m for m in mistakes.load(lesson) if m.function == "quantize_per_channel"]
+    first, second = library[0], library[1]
+
+    def row(student, *keys_per_check):
+        tests = [
+            TestResult(
+                "test_quantize_per_channel_hidden" if i else "test_quantize_per_channel_visible",
+                0.0 if keys is not None else 3.0,
+                3.0,
+                "failed" if keys is not None else "",
+                hidden=bool(i),
+                outcome=Outcome.WRONG if keys is not None else Outcome.PASSED,
+                mistakes=list(keys or []),
+            )
+            for i, keys in enumerate(keys_per_check)
+        ]
+        return Result(student, lesson, sum(t.score for t in tests), 6.0, "ok", tests=tests)
+
+    results = [
+        row("ada", [first.key], [first.key]),  # one student, two checks: counted once
+        row("bob", [first.key, second.key], None),  # an "or" diagnosis
+        row("cy", [], [second.key]),  # one check unexplained
+        row("dee", ["03_int8_quantization:quantize_per_channel:gone"], None),  # since removed
+        row("eve", None, None),
+    ]
+    out = tmp_path / "out"
+    write_outputs(out, results)
+    data = load(out)
+    ranked = mc.misconceptions(data)
+    assert [(m.key, m.students, m.ambiguous) for m in ranked] == [
+        (first.key, 2, 1),
+        (second.key, 2, 1),
+        ("03_int8_quantization:quantize_per_channel:gone", 1, 0),
+    ]
+    assert ranked[-1].mistake is None and ranked[0].mistake == first
+    [cov] = mc.coverage(data)
+    assert (cov.exercise, cov.wrong, cov.explained) == ("quantize_per_channel", 6, 5)
+    page = build_report(out).read_text()
+    section = page[page.index("id=misconceptions>") : page.index("id=glance")]
+    assert section.index(html.escape(first.name)) < section.index(html.escape(second.name)) < section.index(":gone")
+    assert 'href="feedback/ada/03_int8_quantization.html"' in section and "1 of them" in section
+    assert html.escape(first.section.replace("`", "")) in section and "17 %" in section
+    bob = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
+    assert "behaves like\none of these known mistakes" in bob and html.escape(second.explanation) in bob
+    eve = (out / "feedback" / "eve" / f"{lesson}.html").read_text()
+    assert "known mistake" not in eve

@@ -122,6 +122,9 @@ class TestResult:
     message: str = ""  # instructor-only: the exception's first line, for the class report
     output: str = ""  # a failed VISIBLE check's printed lines (expected against what came back)
     outcome: Outcome = Outcome.PASSED  # instructor-facing for hidden checks (the student sees pass/fail)
+    # the known mistakes (mistakes.Mistake.key) the student's function behaved like on this failed
+    # check's calls, most specific first ("or" between them); empty when none or not diagnosed
+    mistakes: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from .model import Outcome, Result, TestResult
 from .model import STATUSES
 from ..textsafe import name_cell
 from ..textsafe import printable
+from ..mistakes import lookup
 from ..notebooks import lesson_title
 from ..report.stats import exercise_of
 from ..report.templating import render
@@ -40,6 +41,12 @@ def exercises(r: Result) -> list[tuple[str, list[TestResult]]]:
     return list(groups.items())
 
 
+def diagnosis(t: TestResult) -> list:
+    """The known mistakes a failed check's result names, from the course's library (their names,
+    explanations and sections: no hidden test's inputs or expected values)."""
+    return lookup(t.mistakes) if t.mistakes and t.score < t.max_score else []
+
+
 def feedback_html(r: Result, title: str = "", date: str = "") -> str:
     """A student's page (templates/feedback.html.j2): the lesson's title and the date graded, then
     each exercise with its checks, their docstrings and outcomes; never test code, never a hidden
@@ -51,6 +58,7 @@ def feedback_html(r: Result, title: str = "", date: str = "") -> str:
         status=shown,
         detail=detail,
         outcome=shown_outcome,
+        diagnosis=diagnosis,
         exercises=exercises(r),
         title=title or r.notebook,
         date=date,

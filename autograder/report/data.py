@@ -30,6 +30,7 @@ class Check:
     error: str = ""  # what the student saw
     message: str = ""  # instructor-only: the first line of the exception the check raised
     outcome: str | None = None  # model.Outcome's value, decided by the grader (None: not recorded)
+    mistakes: list[str] = field(default_factory=list)  # the known mistakes it was diagnosed as (keys)
 
     @property
     def passed(self) -> bool:

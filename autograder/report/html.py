@@ -18,6 +18,7 @@ from . import templating
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
 from .load import load, read_csv
+from .misconceptions import coverage, misconceptions
 from .stats import CheckStats, check_stats, lesson_stats, ranked, ranked_exercises
 
 KIND = {True: "hidden", False: "visible", None: "?"}
@@ -106,6 +107,8 @@ def render(data: ClassData) -> str:
         needs_a_human=NEEDS_A_HUMAN,
         kind=KIND,
         reteach=reteach(top),
+        misconceptions=misconceptions(data),
+        coverage=coverage(data),
         overview=overview_figure(top[:10]) if top else None,
         top=[(s, failure_groups(s)) for s in top],
         lessons=per_lesson,

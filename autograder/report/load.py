@@ -105,6 +105,7 @@ def load(out: Path) -> ClassData:
                     info.get("error") or "",
                     info.get("message") or "",
                     t.get("outcome") or (info.get("outcome") if info else None) or None,
+                    _mistakes(t, info),
                 )
             )
     else:
@@ -112,6 +113,14 @@ def load(out: Path) -> ClassData:
     problems += _row_problems(rows.values())
     run = _read_run(out, problems)
     return ClassData(out, list(rows.values()), run, problems, _emulation(d.get("digest") for d in results))
+
+
+def _mistakes(csv_row: dict, info: dict) -> list[str]:
+    """A check's diagnosis: results.json's list, else tests.csv's cell (keys joined by " or ")."""
+    listed = info.get("mistakes") if info else None
+    if isinstance(listed, list):
+        return [str(k) for k in listed]
+    return [k for k in (csv_row.get("mistakes") or "").split(" or ") if k]
 
 
 def _written(x: float) -> float:
@@ -138,6 +147,7 @@ def from_results(out: Path, results: Iterable[Result]) -> ClassData:
                 t.error or "",
                 t.message or "",
                 str(t.outcome),
+                list(t.mistakes),
             )
             for t in r.tests
         ]
