@@ -124,3 +124,14 @@ def test_a_graded_row_without_its_page_is_an_error_not_a_silent_gap(tmp_path):
     with pytest.raises(FileNotFoundError, match="no feedback page"):
         archives.pack(out)
     assert archives.main(out, "auto") == 2
+
+
+def test_an_lms_name_cannot_make_a_member_that_escapes_or_misleads_an_unzipper(tmp_path):
+    """A student-chosen display name inside an LMS file name (Moodle's full name) never puts a
+    backslash, colon or control character into a member name, and the LMS still matches it."""
+    rows = [row("x", LESSON, "..\\..\\evil:\x07name_42_assignsubmission_file_/a.ipynb")]
+    packed = archives.pack(graded(tmp_path, rows), "moodle")
+    with zipfile.ZipFile(packed.archives[0]) as z:
+        [name] = z.namelist()
+    assert not set(name) & set("\\:\x07") and moodle_participant(name) == "42", name
+    assert archives.canvas_name("a\\b_1_2_f.ipynb", LESSON) == f"a b_1_2_feedback_{LESSON}.html"

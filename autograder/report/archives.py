@@ -41,6 +41,7 @@ FORMATS = ("auto", "students", "canvas", "moodle")
 FOLDER = "feedback-zips"
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's epoch: the same pages make the same bytes
 UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]')
+UNSAFE_IN_NAME = re.compile(r'[\x00-\x1f\x7f\\:*?"<>|]')  # an LMS name part: "_" kept, it is the separator
 
 
 @dataclass
@@ -54,7 +55,8 @@ def canvas_name(upload: str, lesson: str) -> str | None:
     m = CANVAS.match(PurePosixPath(upload).name)
     if m is None:
         return None
-    return f"{m['name']}{m['late'] or ''}_{m['user']}_{m['sub']}_feedback_{lesson}.html"
+    name = UNSAFE_IN_NAME.sub(" ", m["name"])
+    return f"{name}{m['late'] or ''}_{m['user']}_{m['sub']}_feedback_{lesson}.html"
 
 
 def moodle_name(upload: str, lesson: str) -> str | None:
@@ -62,7 +64,8 @@ def moodle_name(upload: str, lesson: str) -> str | None:
     for part in PurePosixPath(upload).parts:
         m = MOODLE.match(part)
         if m is not None:
-            return f"{m['name']}_{m['id']}_assignfeedback_file/feedback_{lesson}.html"
+            name = UNSAFE_IN_NAME.sub(" ", m["name"])
+            return f"{name}_{m['id']}_assignfeedback_file/feedback_{lesson}.html"
     return None
 
 
