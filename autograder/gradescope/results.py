@@ -5,7 +5,7 @@ What a student may read is what the feedback page shows them (grader/outputs.py,
 visible check's outcome, message and printed lines; a hidden check's passed or failed and nothing
 else (never its message, inputs, expected values or code). The fields are those of Gradescope's
 "Autograder Specifications" (``score``, ``execution_time``, ``output``, ``tests`` with ``name``,
-``score``, ``max_score``, ``output``, ``tags``, ``visibility``); tests/gradescope_results.schema.json
+``score``, ``max_score``, ``output``, ``tags``, ``visibility``, ``extra_data``); tests/gradescope_results.schema.json
 is written from the same page and the tests validate every results.json against it.
 """
 
@@ -85,6 +85,7 @@ def results_json(r: Result, hidden_visibility: str, layers: str, seconds: float)
                     "output": check_output(t),
                     "tags": [exercise, "hidden" if t.hidden else "visible"],
                     "visibility": hidden_visibility if t.hidden else "visible",
+                    "extra_data": {"grade_id": t.grade_id},  # stored, not shown: tests.csv's key
                 }
             )
     top = [f"{r.notebook}: {score_line(r, hidden_visibility)}. {status_line(r)}."]

@@ -126,10 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     write_results(results_dir, None)  # nothing that was there before grading can stand as the result
     layers = layers_line(settings.limits)
     print(layers, flush=True)
-    with tempfile.TemporaryDirectory(prefix="gradebook-") as work:
-        data = load_lessons(source, [lesson], Path(work) / "gradebook.db")[lesson]
     try:
-        canary.process_canary(settings, source)
+        canary.process_canary(settings, source)  # first: a sandbox that cannot start fails fast
+        with tempfile.TemporaryDirectory(prefix="gradebook-") as work:
+            data = load_lessons(source, [lesson], Path(work) / "gradebook.db")[lesson]
         canary.solution_canary(data, settings, source)
     except canary.CanaryFailed as exc:
         return fail(results_dir, str(exc))
