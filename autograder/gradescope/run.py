@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     lesson, visibility = config["lesson"], config["hidden_visibility"]
     if argv and argv[0] == "--prove":  # setup.sh: the machinery works in this image, or the build fails
         try:
-            data = load_lessons(source, [lesson], Path(tempfile.mkdtemp()) / "gradebook.db")[lesson]
+            with tempfile.TemporaryDirectory(prefix="gradebook-") as work:
+                data = load_lessons(source, [lesson], Path(work) / "gradebook.db")[lesson]
             canary.process_canary(settings, source)
             canary.solution_canary(data, settings, source)
         except canary.CanaryFailed as exc:
