@@ -23,6 +23,7 @@ import nbformat
 import pytest
 
 from autograder.gradescope.results import results_json
+from autograder.gradescope.run import find_notebook
 from autograder.grader.model import Outcome, Result, Status, TestResult
 from conftest import LESSONS, ROOT
 from gradescope_harness import SCHEMA, fake_bwrap, per_check, results, run_autograder, submit, unpack
@@ -205,3 +206,23 @@ def test_a_hidden_check_shows_passed_or_failed_only(visibility):
         jsonschema.validate({**data, "status": "ok"}, SCHEMA)
     with pytest.raises(ValueError):
         results_json(Result("1001", LESSON, status=Status.GRADER_ERROR), visibility, "", 0)
+
+
+def test_the_upload_s_notebook_is_found_whatever_its_name(tmp_path):
+    """One notebook of the lesson under any name is graded; next to other files and another
+    lesson's notebook it is picked by its exercises (and the note says so); none, another lesson's
+    alone, or a symlink (never read) are named, never graded as this lesson."""
+    ours, other = ROOT / "notebooks" / LESSON / f"{LESSON}.ipynb", ROOT / "notebooks" / LESSONS[1]
+    sub = tmp_path / "submission"
+    sub.mkdir()
+    assert find_notebook(sub, LESSON)[0] is None
+    (sub / "notes.txt").write_text("hello")
+    (sub / "link.ipynb").symlink_to(ours)
+    assert find_notebook(sub, LESSON)[0] is None
+    (sub / "Copy of mine.ipynb").write_bytes((other / f"{LESSONS[1]}.ipynb").read_bytes())
+    path, why = find_notebook(sub, LESSON)
+    assert path is None and "not a notebook of" in why and "Copy of mine.ipynb" in why
+    (sub / "deep").mkdir()
+    (sub / "deep" / "work.ipynb").write_bytes(ours.read_bytes())
+    path, why = find_notebook(sub, LESSON)
+    assert path == sub / "deep" / "work.ipynb" and "graded work.ipynb" in why

@@ -72,12 +72,14 @@ def find_notebook(submission: Path, lesson: str) -> tuple[Path | None, str]:
     )
     if not found:
         return None, "no .ipynb file in your upload: upload the lesson's notebook"
-    if len(found) == 1:
-        return found[0], ""
+    if len(found) == 1 and found[0].stat().st_size > MAX_NOTEBOOK_BYTES:
+        return found[0], ""  # graded as what it is: unreadable (over the cap), status error
     ours = [p for p in found if p.stat().st_size <= MAX_NOTEBOOK_BYTES and notebooks.lesson_of(p) == lesson]
     names = ", ".join(printable(p.name, 80, keep="") for p in found)
     if len(ours) == 1:
-        return ours[0], f"graded {printable(ours[0].name, 80, keep='')} of the notebooks uploaded ({names})"
+        return ours[0], "" if len(found) == 1 else f"graded {printable(ours[0].name, 80, keep='')} of {names}"
+    if len(found) == 1:
+        return None, f"{names} is not a notebook of {lesson} (its exercises are not this lesson's): upload that one"
     return None, f"{len(found)} notebooks uploaded ({names}) and not exactly one of them is {lesson}: upload one"
 
 
