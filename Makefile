@@ -11,7 +11,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 JOBS ?= 2
 
-.PHONY: run test test-fast lint sandbox release check-release lab browser clean compat compat-newest compat-floor
+.PHONY: run test test-fast lint sandbox release check-release lab browser clean compat compat-newest compat-floor gradescope-check
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else f"Python 3.12+ is needed ({sys.executable} is {sys.version.split()[0]}): install python3.12 (Ubuntu 24.04 and Colab have it) or set PYTHON=/path/to/python3.12")'
@@ -99,6 +99,17 @@ $(COMPAT)/floor/.installed-stamp: Makefile pyproject.toml
 	$(COMPAT)/floor/bin/python -m pip install --quiet --disable-pip-version-check jax==$(JAX_FLOOR) jaxlib==$(JAX_FLOOR) $(COMPAT_PINS) $(COMPAT_TOOLS)
 	$(COMPAT)/floor/bin/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (compat floor)" >/dev/null
 	touch $@
+
+## make gradescope-check: the Gradescope autograders without Gradescope (README, "Grading on
+## Gradescope"): every lesson's zip unpacked into a Gradescope layout, setup.sh run once into a fresh
+## venv from the package index with Python 3.12 (COMPAT_PYTHON, as make compat finds it), then
+## run_autograder on the example class for every lesson, each results.json validated against
+## Gradescope's schema and equal to `grade`'s rows (tests/test_gradescope_setup.py). Not in make test
+## (minutes of installing and grading); make test runs lesson 01's zip with .venv
+## (tests/test_gradescope.py).
+gradescope-check: $(STAMP)
+	@test -n "$(COMPAT_PYTHON)" || { echo 'make gradescope-check needs Python 3.12: set COMPAT_PYTHON=/path/to/python3.12'; exit 1; }
+	COURSE_GRADESCOPE_CHECK=1 PYTHON=$(COMPAT_PYTHON) $(PY) -m pytest -p no:cacheprovider -q -s tests/test_gradescope_setup.py
 
 FORCE:
 

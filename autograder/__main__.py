@@ -1,9 +1,10 @@
-"""Command line: python -m autograder {report,release,grade,override,feedback,check,run,lab,publish};
-`python -m autograder COMMAND --help` says what each takes."""
+"""Command line: python -m autograder {report,release,grade,override,feedback,check,gradescope,run,lab,
+publish}; `python -m autograder COMMAND --help` says what each takes."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tempfile
 from pathlib import Path
@@ -91,6 +92,28 @@ def parser() -> argparse.ArgumentParser:
         "notebook", type=Path, help="a lesson's .ipynb with answers filled in (any name: matched by its exercises)"
     )
     _settings_arguments(p, jobs=False)
+
+    p = sub.add_parser(
+        "gradescope",
+        help="OUT: one Gradescope autograder zip per lesson (INSTRUCTOR-ONLY: they hold the hidden tests)",
+        description="Write OUT/<NN_name>-autograder.zip for each lesson: Gradescope's setup.sh and "
+        "run_autograder with the lesson's solution and the grader, graded as `grade` grades "
+        '(README, "Grading on Gradescope"). The zips hold the hidden tests: instructors only.',
+    )
+    p.add_argument("out", type=Path, help="a folder for the zips")
+    p.add_argument("--lessons", default=None, metavar="02,05", help="only these lessons, by number or name")
+    p.add_argument(
+        "--hidden-visibility",
+        default="after_published",
+        choices=("hidden", "after_due_date", "after_published", "visible"),
+        help="when Gradescope shows students the hidden checks' passed or failed (default after_published)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="the seed hidden inputs are mixed from (default: a new secret one)"
+    )
+    from .grader.settings import GRADESCOPE_NOTEBOOK_TIMEOUT
+
+    _settings_arguments(p, jobs=False, notebook_timeout=GRADESCOPE_NOTEBOOK_TIMEOUT)
 
     p = sub.add_parser("run", help="the course's main job: release, execute every lesson, summarise")
     p.add_argument("--jobs", type=int, default=None, help="lessons executed at once (default: CPU cores)")
@@ -182,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         return pack_main(args.out, args.format)
     if args.command == "check":
         return check(args.notebook, _settings(args))
+    if args.command == "gradescope":
+        return gradescope(args)
     if args.command == "run":
         from .build import run
 
@@ -208,11 +233,35 @@ def override(args) -> int:
     return 0
 
 
-def _settings_arguments(p, jobs: bool) -> None:
+def gradescope(args) -> int:
+    """Write the zips, and say loudly that they are instructors' only."""
+    import dataclasses
+    from .gradescope.build import write_zips
+    from .grader.intake import IntakeError, pick_lessons
+    from .notebooks import lessons
+
+    try:
+        names = pick_lessons(lessons(), args.lessons.split(",")) if args.lessons else lessons()
+    except IntakeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    settings = dataclasses.replace(_settings(args), seed=args.seed)
+    for path in write_zips(args.out, names, settings, args.hidden_visibility):
+        print(f"wrote {path}")
+    print(
+        "INSTRUCTOR-ONLY: each zip holds its lesson's reference solution and HIDDEN TESTS. Upload it to "
+        'Gradescope (README, "Grading on Gradescope") and nowhere else; never give it to students.'
+    )
+    return 0
+
+
+def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) -> None:
     """The grading limits on the command line; defaults from autograder/grader/settings.py."""
     from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
 
     d, lim = Settings(), Limits()
+    if notebook_timeout is not None:
+        d = dataclasses.replace(d, notebook_timeout=notebook_timeout)
     if jobs:
         p.add_argument("--jobs", type=int, default=None, help="notebooks graded at once (default: CPU cores)")
         p.add_argument(
@@ -263,28 +312,12 @@ def _settings(args):
     )
 
 
-def lesson_of(notebook: Path) -> str | None:
-    """The lesson a learner's notebook belongs to: by its name, or, for a renamed copy ("Copy of
-    02_matmul_accumulation.ipynb", "mine.ipynb"), by its exercises' nbgrader ids."""
-    import nbformat
-    from .notebooks import answer_ids, lesson_answer_ids, lessons, match_lessons
-
-    if notebook.stem in lessons():
-        return notebook.stem
-    try:
-        mine = answer_ids(nbformat.read(str(notebook), as_version=4))
-    except Exception:  # noqa: BLE001  not a notebook at all
-        return None
-    matches = match_lessons(mine, lesson_answer_ids())
-    return matches[0] if len(matches) == 1 else None
-
-
 def check(notebook: Path, settings) -> int:
     """A learner's self-check: the same grading as `grade`, for one notebook; prints each test's
     outcome and the score (never test code), exits 0 only if everything passes."""
     from .grader.classrun import load_lessons
     from .grader.run import grade_notebook
-    from .notebooks import ROOT, lessons
+    from .notebooks import ROOT, lesson_of, lessons
 
     if not notebook.is_file():
         print(f"{notebook}: no such file")

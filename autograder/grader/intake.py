@@ -305,16 +305,22 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
     return taken
 
 
+def pick_lessons(course: list[str], lessons: list[str]) -> list[str]:
+    """The course's lessons named in ``lessons``, by name or number ("02"), in course order;
+    IntakeError naming any that the course does not have."""
+    wanted = {x.strip() for x in lessons if x.strip()}
+    unknown = sorted(x for x in wanted if not any(x in (n, n.split("_", 1)[0]) for n in course))
+    if unknown:
+        raise IntakeError(f"no lesson {', '.join(unknown)} in this course ({', '.join(course)})")
+    return [n for n in course if n in wanted or n.split("_", 1)[0] in wanted]
+
+
 def scope(taken: Intake, course: list[str], lessons: list[str] | None = None, students: list[str] | None = None):
     """(lessons, students) to grade: ``lessons`` by name or number ("02"), default the lessons some
     notebook was found for; ``students`` default every student the download names. A lesson out of
     scope gets no row at all; a student in scope is ``missing`` for each in-scope lesson they lack."""
     if lessons:
-        wanted = {x.strip() for x in lessons if x.strip()}
-        names = [n for n in course if n in wanted or n.split("_", 1)[0] in wanted]
-        unknown = sorted(x for x in wanted if not any(x in (n, n.split("_", 1)[0]) for n in course))
-        if unknown:
-            raise IntakeError(f"no lesson {', '.join(unknown)} in this course ({', '.join(course)})")
+        names = pick_lessons(course, lessons)
     else:
         present = {n for _, n in (*taken.found, *taken.refused)}
         names = [n for n in course if n in present]

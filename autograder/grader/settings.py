@@ -31,6 +31,10 @@ DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (di
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
 NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
 EMULATION_MODES = ("tpu", "gpu", "none")
+# a Gradescope autograder's notebook time (python -m autograder gradescope): under Gradescope's
+# default 10-minute timeout with time left for start-up, so the platform never kills a submission
+# before the grader has written its results
+GRADESCOPE_NOTEBOOK_TIMEOUT = 420.0
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,112 @@
+"""A graded notebook as Gradescope's ``results.json`` (pure: a ``Result`` in, a dict out).
+
+What a student may read is what the feedback page shows them (grader/outputs.py, whose
+``shown_outcome`` and ``exercises`` this reuses): the status of the visible checks, the notes, each
+visible check's outcome, message and printed lines; a hidden check's passed or failed and nothing
+else (never its message, inputs, expected values or code). The fields are those of Gradescope's
+"Autograder Specifications" (``score``, ``execution_time``, ``output``, ``tests`` with ``name``,
+``score``, ``max_score``, ``output``, ``tags``, ``visibility``, ``extra_data``); tests/gradescope_results.schema.json
+is written from the same page and the tests validate every results.json against it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..grader.model import Result, TestResult
+from ..grader.outputs import exercises, shown_outcome
+from ..grader.settings import SHOWN_OUTPUT_CHARS
+from ..textsafe import printable
+
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")  # Gradescope's options
+WHEN = {
+    "hidden": "never shown",
+    "after_due_date": "shown after the due date",
+    "after_published": "shown when your instructor publishes the grades",
+}
+HIDDEN_NOTE = (
+    "Hidden checks run fresh inputs and edge cases; they show passed or failed only (never their code, "
+    "messages or how they failed), and the status above comes from the visible checks."
+)
+
+
+def status_line(r: Result) -> str:
+    """The row's status as the student's page says it: from the visible checks (a hidden check's
+    kind of failure stays with the instructor), with what went wrong in words."""
+    status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
+    return f"Status: {status}" + (f" ({printable(detail, 600)})" if detail else "")
+
+
+def score_line(r: Result, hidden_visibility: str) -> str:
+    """The score the top of the page may say: the total where hidden checks are visible now, else
+    the visible checks' points alone (the total would tell how the hidden checks went before the
+    instructor lets Gradescope show them)."""
+    if hidden_visibility == "visible" or not any(t.hidden for t in r.tests):
+        return f"{r.score:g} / {r.max_score:g}"
+    visible = [t for t in r.tests if not t.hidden]
+    points = f"{sum(t.score for t in visible):g} / {sum(t.max_score for t in visible):g}"
+    return f"visible checks {points} (hidden checks: {WHEN[hidden_visibility]})"
+
+
+def check_output(t: TestResult) -> str:
+    """One check's text on Gradescope: a hidden check's passed or failed only; a visible one's
+    outcome, its message and what it printed, as on the feedback page."""
+    outcome = shown_outcome(t)
+    if t.hidden:
+        return outcome
+    lines = [outcome + (f": {printable(t.error, 1000)}" if t.error and outcome != "passed" else "")]
+    if t.output and outcome != "passed":
+        lines += ["what the check printed:", printable(t.output, SHOWN_OUTPUT_CHARS)]
+    return "\n".join(lines)
+
+
+def check_name(exercise: str, t: TestResult) -> str:
+    """The exercise and the check, from its docstring (the grade id where it has none)."""
+    kind = "hidden check" if t.hidden else "visible check"
+    doc = re.sub(r"^(visible|hidden) test:\s*", "", printable(t.doc, 300, keep=""), flags=re.I)
+    return f"{exercise}, {kind}: {doc or t.grade_id}"
+
+
+def results_json(r: Result, hidden_visibility: str, layers: str, seconds: float) -> dict:
+    """Gradescope's results.json for a graded notebook (never a grader-error row: that one is an
+    autograder failure, run.py writes no results for it)."""
+    if hidden_visibility not in VISIBILITIES:
+        raise ValueError(f"hidden visibility {hidden_visibility!r}: one of {', '.join(VISIBILITIES)}")
+    if r.status == "grader-error":
+        raise ValueError("a grader-error row is an autograder failure, not a result")
+    tests = []
+    for exercise, checks in exercises(r):
+        for t in checks:
+            tests.append(
+                {
+                    "name": check_name(exercise, t),
+                    "score": t.score,
+                    "max_score": t.max_score,
+                    "output": check_output(t),
+                    "tags": [exercise, "hidden" if t.hidden else "visible"],
+                    "visibility": hidden_visibility if t.hidden else "visible",
+                    "extra_data": {"grade_id": t.grade_id},  # stored, not shown: tests.csv's key
+                }
+            )
+    top = [f"{r.notebook}: {score_line(r, hidden_visibility)}. {status_line(r)}."]
+    top += [f"- {printable(n, 600)}" for n in r.notes]
+    if any(t.hidden for t in r.tests):
+        top.append(HIDDEN_NOTE)
+    top.append(layers)
+    return {
+        "score": r.score,
+        "execution_time": max(0, round(seconds)),
+        "output": "\n".join(top),
+        "tests": tests,
+    }
+
+
+def no_notebook_json(lesson: str, why: str, max_score: float, layers: str, seconds: float) -> dict:
+    """results.json when the upload holds no notebook of this lesson: 0 points and why, in words
+    (the student's to fix by uploading again; not an autograder failure)."""
+    return {
+        "score": 0.0,
+        "execution_time": max(0, round(seconds)),
+        "output": f"{lesson}: 0 / {max_score:g}. Status: missing ({printable(why, 600)}).\n{layers}",
+        "tests": [],
+    }
