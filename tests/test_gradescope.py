@@ -3,9 +3,9 @@
 ``python -m autograder gradescope OUT`` writes a zip per lesson holding what grading needs and
 nothing else; lesson 01's zip, unpacked into a Gradescope layout (tests/gradescope_harness.py) and
 run with this project's venv, grades the example class's perfect notebook (uploaded as "Copy of
-...", its answer also trying to write results.json itself), blank (in a container without user
-namespaces: the fallback, said in the output), mistaken and hostile notebooks, exactly as ``grade``
-grades the same bytes with the same seed; every results.json validates against Gradescope's schema,
+...", its answer also trying to write results.json itself) and its hostile one (in a container
+without user namespaces: the fallback, said in the output), exactly as ``grade`` grades the same
+bytes with the same seed; every results.json validates against Gradescope's schema,
 a hidden check says passed or failed only, and a sandbox that cannot start is an autograder failure
 (no results.json), never a zero. ``make gradescope-check`` (tests/test_gradescope_setup.py) runs
 setup.sh into a fresh venv and every lesson.
@@ -32,7 +32,9 @@ pytestmark = pytest.mark.slow
 LESSON = "01_number_formats"
 SEED = 20261205
 EXAMPLES = ROOT / "examples" / "submissions"
-UPLOADS = ["perfect, renamed, writes its own results", "blank, no user namespaces", "mistaken", "hostile"]
+# Two uploads keep `make test` within its budget; `make gradescope-check` runs the example class's
+# perfect, blank, mistaken and hostile notebooks of every lesson.
+UPLOADS = ["perfect, renamed, writes its own results", "hostile, no user namespaces"]
 FORGED = {"score": 1000.0, "output": "forged by the submission", "tests": []}
 
 
@@ -62,9 +64,7 @@ def uploads(results_dir: Path) -> dict:
 
     made = {
         UPLOADS[0]: (writes_results(results_dir), f"Copy of {LESSON}.ipynb", 1001, False),
-        "blank, no user namespaces": (example("bob"), f"{LESSON}.ipynb", 1002, True),
-        "mistaken": (example("cy"), f"{LESSON}.ipynb", 1003, False),
-        "hostile": (example("eve"), f"{LESSON} (1).ipynb", 1004, False),
+        UPLOADS[1]: (example("eve"), f"{LESSON} (1).ipynb", 1004, True),
     }
     assert list(made) == UPLOADS
     return made
@@ -158,7 +158,7 @@ def test_run_autograder_grades_each_upload_as_grade_does(course, upload):
     layers = [line for line in data["output"].splitlines() if line.startswith("sandbox: ")]
     assert len(layers) == 1
     assert ("WITHOUT namespaces" in layers[0]) == no_userns and ("bubblewrap namespaces" in layers[0]) != no_userns
-    if upload == "hostile":
+    if upload.startswith("hostile"):
         assert row["status"] == "tampered" and data["score"] == 0
     if upload.startswith("perfect"):  # its answer also tried to write results.json: graded as the perfect one it is
         assert data["score"] == float(row["max_score"])
