@@ -110,12 +110,3 @@ def lookup(keys, root: Path = ROOT) -> list[Mistake]:
                 found.append(m)
     return found
 
-
-def sentence(function: str, found: list[Mistake]) -> str:
-    """What a student reads under a failed check: "Your `f` behaves like a known mistake: <name>.
-    <explanation> (re-read: <section>)", with "or" between several candidates."""
-    if not found:
-        return ""
-    parts = [f"{m.name}. {m.explanation} (re-read: {m.section})" for m in found]
-    kind = "a known mistake" if len(found) == 1 else "one of these known mistakes"
-    return f"Your `{function}` behaves like {kind}: " + " Or: ".join(parts)
