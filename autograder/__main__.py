@@ -264,6 +264,7 @@ def check(notebook: Path, settings) -> int:
     outcome and the score (never test code), exits 0 only if everything passes."""
     from .grader.classrun import load_lessons
     from .grader.run import grade_notebook
+    from .mistakes import sentence
     from .notebooks import ROOT, lessons
 
     if not notebook.is_file():
@@ -284,6 +285,8 @@ def check(notebook: Path, settings) -> int:
     for t in r.tests:
         mark = "PASS" if t.score >= t.max_score else "FAIL"
         print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))
+        for line in sentence(t.mistakes, ROOT) if mark == "FAIL" else []:  # the library's text only
+            print(f"      {line}")
     for note in r.notes:
         print(f"note: {note}")
     # what the student's page says: the status of the visible checks (how a hidden one failed is a

@@ -28,6 +28,14 @@ DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (di
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
 NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
 EMULATION_MODES = ("tpu", "gpu", "none")
+# Diagnosis (diagnose.py): a failed check's calls replayed on the function's known wrong answers.
+DIAGNOSIS_SECONDS = 20.0  # at most this per failed test, out of the test's own remaining time
+DIAGNOSIS_CALL_SECONDS = 5.0  # one wrong answer (or the reference) on one call: longer does not match
+DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it never ends a test)
+DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
+DIAGNOSIS_ATOL = 1e-12
+MAX_RECORDED_CALLS = 64  # outermost calls kept per function and test; more: that function is not diagnosed
+MAX_RECORDED_BYTES = 64 * 2**20  # arguments and results kept per test; more: not diagnosed
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,7 @@ class Settings:
     checker_memory_bytes: int = 4 * GiB  # address space of each notebook's trusted checker (RLIMIT_AS;
     # it holds JAX and the tests' references: about 1.7 GB measured on lesson 04): a test that parses
     # a student's bomb gets a MemoryError there, never the host's memory
+    diagnose: bool = True  # name the known mistake a failed check's calls behave like (diagnose.py)
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self):
