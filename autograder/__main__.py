@@ -190,7 +190,7 @@ def override(args) -> int:
 
 def _settings_arguments(p, jobs: bool) -> None:
     """The grading limits on the command line; defaults from autograder/grader/settings.py."""
-    from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
+    from .grader.settings import DIAGNOSIS_SECONDS, EMULATION_MODES, GiB, Limits, Settings
 
     d, lim = Settings(), Limits()
     if jobs:
@@ -227,6 +227,12 @@ def _settings_arguments(p, jobs: bool) -> None:
         help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
         "bf16 pass) or a GPU (TF32), or as the host computes them (none)",
     )
+    p.add_argument(
+        "--no-diagnose",
+        action="store_true",
+        help="do not name the known mistake a failed check behaves like (default: named, within "
+        f"{DIAGNOSIS_SECONDS:g} s of the check's own time)",
+    )
 
 
 def _settings(args):
@@ -239,6 +245,7 @@ def _settings(args):
         emulation=args.emulate,
         jobs=getattr(args, "jobs", None),
         seed=getattr(args, "seed", None),
+        diagnose=not getattr(args, "no_diagnose", False),
         limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)),
     )
 
