@@ -107,7 +107,9 @@ def diagnoser(tmp_path, *keys):
     (work / "answer.txt").write_text("what the student wrote")
     setup = f"STUDENT_FILE = {str(work / 'answer.txt')!r}\nOUT_FILE = {str(tmp_path / 'out.txt')!r}\n"
     mistakes = [{"key": f"00_l:f:{k}", "function": "f", "source": MISTAKES[k]} for k in keys]
-    return Diagnoser([["setup", setup], ["reference", REFERENCE[0]]], mistakes, str(work)), work
+    base = {}
+    exec(setup, base)  # the checker's namespace after the lesson's setup
+    return Diagnoser([["reference", REFERENCE[0]]], mistakes, str(work), base=base), work
 
 
 RAMP = (np.arange(3.0),)

@@ -95,7 +95,7 @@ class Checker:
         self.max_output = s["max_output_chars"]
         self.diagnoser = None  # diagnose.py: only where the lesson has known mistakes to replay
         if s.get("diagnose", True) and job.mistakes:
-            cells = [[job.setup_label, job.setup]] + job.checker_cells + job.references
+            cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
             self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student)
             self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir)
 
@@ -203,6 +203,8 @@ class Checker:
         setup_state, _, setup_error, _ = self.run_cell("setup", job.setup)
         for label, code in job.checker_cells:
             self.run_cell(label, code)
+        if self.diagnoser is not None:  # the lesson's state before any test: what replays start from
+            self.diagnoser.base = dict(self.ns)
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""

@@ -37,6 +37,7 @@ import sys
 import time
 
 from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
+from .standins import StudentFunction
 from .settings import DIAGNOSIS_ATOL, DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_RTOL, DIAGNOSIS_SECONDS
 
 UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
@@ -92,12 +93,14 @@ def _alarm(signum, frame):
 
 
 class Diagnoser:
-    """The checker's diagnosis: ``cells`` (label, code) build the trusted namespace (setup,
-    instructor definitions, reference answers); ``mistakes`` are dicts with ``key``, ``function``
-    and ``source``, in the library's order."""
+    """The checker's diagnosis: ``base`` (the checker's namespace after the lesson's setup, set
+    before the first test) and ``cells`` (label, code: the instructor's definitions and the
+    reference answers) build the trusted namespace; ``mistakes`` are dicts with ``key``,
+    ``function``, ``source`` and ``timings``, in the library's order."""
 
-    def __init__(self, cells: list, mistakes: list[dict], student_folder: str, student=None):
+    def __init__(self, cells: list, mistakes: list[dict], student_folder: str, student=None, base: dict | None = None):
         self.cells, self.student_folder, self.student = cells, student_folder, student
+        self.base = dict(base or {})
         self.by_function: dict[str, list[dict]] = {}
         for m in mistakes:
             self.by_function.setdefault(m["function"], []).append(m)
@@ -111,14 +114,20 @@ class Diagnoser:
 
     # -- the trusted namespace ------------------------------------------------------------------
     def _namespace(self) -> dict:
+        """The lesson's state after its setup (``base``, the checker's namespace before any test:
+        its setup is not run twice), with the instructor's definitions and the reference answers
+        defined again in it, so that their globals are this namespace: other exercises are the
+        references here. Built under the replay's guard: it writes nothing."""
         if self.ns is None:
-            ns: dict = {"__name__": "__diagnosis__"}
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                for label, code in self.cells:
-                    try:
-                        exec(compile(code, f"<diagnosis {label}>", "exec"), ns)
-                    except Exception:  # noqa: BLE001  a demo's failure; its definitions stand
-                        pass
+            ns = {k: v for k, v in self.base.items() if not isinstance(v, StudentFunction)}
+            ns["__name__"] = "__diagnosis__"
+            with guarded(self.student_folder):
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    for label, code in self.cells:
+                        try:
+                            exec(compile(code, f"<diagnosis {label}>", "exec"), ns)
+                        except Exception:  # noqa: BLE001  a demo's failure; its definitions stand
+                            pass
             self.ns = ns
         return self.ns
 
