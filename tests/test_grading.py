@@ -307,7 +307,7 @@ def test_a_known_mistake_is_named_and_no_correct_or_blank_answer_is(graded_class
         named = {t.grade_id: t.mistakes for t in graded_class[("wrong", lesson)].tests if t.score < t.max_score}
         print(lesson, key, named)
         assert named and all(key in keys for keys in named.values()), named
-    row = next(r for r in shown if r["student"] == "wrong")
+    row = next(r for r in shown if (r["student"], r["notebook"]) == ("wrong", WRONG_ONE[0]))
     assert any(t["mistakes"] for t in row["tests"]), "results.json carries TestResult.mistakes"
 
 
