@@ -34,6 +34,10 @@ NOT_DIAGNOSED = {
 # Functions whose results hold timings beside data: these dict keys' values are compared by kind
 # only (a float is a float), the rest of the result as any other.
 TIMINGS = {"05_precision_policy:policy_table": ["median_ms"]}
+# Exercises that only time other code: in a replay the diagnosis answers them with this result
+# instead of timing (the values are TIMINGS, compared by kind only), so that replaying lesson 05's
+# policy_table does not run its twelve timed calls per policy for each mistake.
+TIMERS = {"05_precision_policy:benchmark": {"median_ms": 0.0, "min_ms": 0.0}}
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
 OPTIONAL = ("only_under", "visible_fails")
 
@@ -95,11 +99,15 @@ def parse(text: str, lesson: str) -> list[Mistake]:
 
 
 def for_diagnosis(mistakes: list[Mistake]) -> list[dict]:
-    """What the grader's checker replays (key, function, source, timings: dict keys compared by
-    kind only), in the library's order, less the functions of ``NOT_DIAGNOSED``."""
+    """What the grader's checker replays (key, function, source; timings: dict keys compared by
+    kind only; timers: the lesson's TIMERS by function), in the library's order, less the
+    functions of ``NOT_DIAGNOSED``."""
+    lessons = {m.lesson for m in mistakes}
+    timers = {key.split(":")[1]: result for key, result in TIMERS.items() if key.split(":")[0] in lessons}
     return [
         {
             "key": m.key,
+            "timers": timers,
             "function": m.function,
             "source": m.source,
             "timings": TIMINGS.get(f"{m.lesson}:{m.function}", []),

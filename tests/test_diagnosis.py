@@ -74,12 +74,16 @@ def test_only_plain_data_is_recorded_and_it_is_a_copy(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     (work / "f").write_text("x")
-    r = Recorder({"f", "g"}, str(work), max_calls=2)
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    (inputs / "trace.pb").write_bytes(b"checker's")
+    r = Recorder({"f", "g"}, str(work), str(inputs), max_calls=2)
     call = r.before("f", (np.ones(2),), {}, None)
     r.returned("f", call, 1.0, (np.ones(2),))
     assert r.calls["f"][0].result[0] == 1.0
     assert r.before("h", (1,), {}, None) is None, "only functions with known mistakes"
     assert r.before("g", (print,), {}, None) is None and "g" in r.unreplayable
+    assert r.before("f", (inputs / "trace.pb",), {}, None).paths, "a checker's input: digested, replayed"
     assert r.before("f", (work / "f",), {}, None) is None and "f" in r.unreplayable and "f" not in r.calls
     r.clear()
     for _ in range(3):
@@ -116,7 +120,7 @@ RAMP = (np.arange(3.0),)
 
 
 def diagnose(d, work, answer, inputs=RAMP, seconds=60.0):
-    r = Recorder(d.functions(), str(work))
+    r = Recorder(d.functions(), str(work), str(work.parent / "inputs"))
     for x in inputs:
         call = r.before("f", (x,), {}, None)
         args = plain_copy((x,))

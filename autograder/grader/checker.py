@@ -97,7 +97,7 @@ class Checker:
         if s.get("diagnose", True) and job.mistakes:
             cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
             self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student)
-            self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir)
+            self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
     def _work_folder_over(self) -> str:
         try:

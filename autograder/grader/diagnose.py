@@ -24,7 +24,8 @@ What runs where:
 - Functions whose calls cannot be replayed soundly are named in autograder.mistakes.NOT_DIAGNOSED
   (timing, side effects) and are never diagnosed; where a result holds timings beside data
   (autograder.mistakes.TIMINGS: lesson 05's policy_table, median_ms), those values are compared by
-  kind only and the rest as any other result.
+  kind only and the rest as any other result; a function that only times others (TIMERS: lesson
+  05's benchmark) answers with zeros in a replay instead of timing.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from .standins import StudentFunction
 from .settings import DIAGNOSIS_ATOL, DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_RTOL, DIAGNOSIS_SECONDS
 
 UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
-_GUARD = {"on": False, "inside": False, "folder": ""}
+_GUARD = {"on": False, "inside": False, "folder": "", "hooked": False}
 _WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _CHANGES = {"os.remove", "os.rmdir", "os.mkdir", "os.rename", "os.symlink", "os.link", "os.truncate"}
 _CHANGES |= {"os.chmod", "os.chown", "os.utime", "shutil.rmtree", "shutil.move", "shutil.copyfile"}
@@ -78,9 +79,9 @@ def _audit(event: str, args: tuple) -> None:
 
 @contextlib.contextmanager
 def guarded(student_folder: str):
-    if not getattr(sys, "_course_diagnosis_hook", False):
-        sys.addaudithook(_audit)  # once per process; idle unless a replay runs
-        sys._course_diagnosis_hook = True
+    if not _GUARD["hooked"]:
+        sys.addaudithook(_audit)  # once per process (a hook cannot be removed); idle unless a replay runs
+        _GUARD["hooked"] = True
     _GUARD.update(on=True, folder=os.path.realpath(student_folder))
     try:
         yield
@@ -102,6 +103,7 @@ class Diagnoser:
         self.cells, self.student_folder, self.student = cells, student_folder, student
         self.base = dict(base or {})
         self.by_function: dict[str, list[dict]] = {}
+        self.timers = {name: r for m in mistakes for name, r in m.get("timers", {}).items()}
         for m in mistakes:
             self.by_function.setdefault(m["function"], []).append(m)
         self.ns: dict | None = None
@@ -128,6 +130,8 @@ class Diagnoser:
                             exec(compile(code, f"<diagnosis {label}>", "exec"), ns)
                         except Exception:  # noqa: BLE001  a demo's failure; its definitions stand
                             pass
+            for name, result in self.timers.items():  # timings the comparison ignores: not measured
+                ns[name] = lambda *args, _result=result, **kwargs: plain_copy(_result)
             self.ns = ns
         return self.ns
 

@@ -110,7 +110,7 @@ def fingerprint(value) -> str:
     return h.hexdigest()
 
 
-def paths_in(value, cwd: str) -> list[str]:
+def paths_in(value, cwd: str) -> list[str]:  # only the checker's inputs are replayed (Recorder.before)
     """The real paths of the Path arguments, and of absolute string arguments that exist."""
     found = []
     for v in walk(value):
@@ -150,9 +150,15 @@ class Recorder:
     """One test cell's outermost calls to ``functions`` (the ones with known mistakes)."""
 
     def __init__(
-        self, functions, student_folder: str, max_calls: int = MAX_RECORDED_CALLS, max_bytes: int = MAX_RECORDED_BYTES
+        self,
+        functions,
+        student_folder: str,
+        inputs_folder: str,
+        max_calls: int = MAX_RECORDED_CALLS,
+        max_bytes: int = MAX_RECORDED_BYTES,
     ):
         self.functions, self.student_folder = set(functions), os.path.realpath(student_folder)
+        self.inputs_folder = os.path.realpath(inputs_folder)
         self.max_calls, self.max_bytes = max_calls, max_bytes
         self.clear()
 
@@ -173,8 +179,8 @@ class Recorder:
             args, kwargs = plain_copy(tuple(args)), plain_copy(dict(kwargs))
             cwd = os.getcwd()
             paths = paths_in([args, kwargs], cwd)
-            if any(p == self.student_folder or p.startswith(self.student_folder + os.sep) for p in paths):
-                raise Unreplayable("a path into the student's work folder")
+            if not all(p == self.inputs_folder or p.startswith(self.inputs_folder + os.sep) for p in paths):
+                raise Unreplayable("a path outside the checker's inputs (the student's folder, say)")
             self.bytes += size_of([args, kwargs])
             if self.bytes > self.max_bytes or len(self.calls.get(name, ())) >= self.max_calls:
                 raise Unreplayable("more calls or bytes than are recorded")
