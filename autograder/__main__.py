@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -204,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return pack_main(args.out, args.format)
     if args.command == "check":
+        from .selfcheck import check
+
         return check(args.notebook, _settings(args))
     if args.command == "gradescope":
         return gradescope(args)
@@ -257,7 +258,7 @@ def gradescope(args) -> int:
 
 def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) -> None:
     """The grading limits on the command line; defaults from autograder/grader/settings.py."""
-    from .grader.settings import EMULATION_MODES, GiB, Limits, Settings
+    from .grader.settings import DIAGNOSIS_SECONDS, EMULATION_MODES, GiB, Limits, Settings
 
     d, lim = Settings(), Limits()
     if notebook_timeout is not None:
@@ -296,6 +297,12 @@ def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) ->
         help="grade as if float32 matmuls ran on a TPU (default: DEFAULT precision = one "
         "bf16 pass) or a GPU (TF32), or as the host computes them (none)",
     )
+    p.add_argument(
+        "--no-diagnose",
+        action="store_true",
+        help="do not name the known mistake a failed check behaves like (default: named, within "
+        f"{DIAGNOSIS_SECONDS:g} s of the check's own time)",
+    )
 
 
 def _settings(args):
@@ -308,42 +315,9 @@ def _settings(args):
         emulation=args.emulate,
         jobs=getattr(args, "jobs", None),
         seed=getattr(args, "seed", None),
+        diagnose=not getattr(args, "no_diagnose", False),
         limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)),
     )
-
-
-def check(notebook: Path, settings) -> int:
-    """A learner's self-check: the same grading as `grade`, for one notebook; prints each test's
-    outcome and the score (never test code), exits 0 only if everything passes."""
-    from .grader.classrun import load_lessons
-    from .grader.run import grade_notebook
-    from .notebooks import ROOT, lesson_of, lessons
-
-    if not notebook.is_file():
-        print(f"{notebook}: no such file")
-        return 2
-    lesson = lesson_of(notebook)
-    if lesson is None:
-        print(
-            f"{notebook.name}: not a notebook of this course's lessons ({', '.join(lessons())}); "
-            "check the notebook you downloaded from notebooks/, with your answers filled in"
-        )
-        return 2
-    if lesson != notebook.stem:
-        print(f"{notebook.name}: checking it as {lesson} (recognised by its exercises)\n")
-    with tempfile.TemporaryDirectory(prefix="check-") as work:
-        data = load_lessons(ROOT, [lesson], Path(work) / "gradebook.db")[lesson]
-    r = grade_notebook("you", data, notebook.read_bytes(), settings, ROOT)
-    for t in r.tests:
-        mark = "PASS" if t.score >= t.max_score else "FAIL"
-        print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))
-    for note in r.notes:
-        print(f"note: {note}")
-    # what the student's page says: the status of the visible checks (how a hidden one failed is a
-    # signal an answer could send about a hidden input)
-    status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
-    print(f"\nScore: {r.score:g} / {r.max_score:g}   status: {status}" + (f" ({detail})" if detail else ""))
-    return 0 if r.status == "ok" and r.max_score > 0 and r.score == r.max_score else 1
 
 
 if __name__ == "__main__":

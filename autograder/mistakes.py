@@ -24,6 +24,21 @@ from .config import INSTRUCTOR_ONLY
 from .notebooks import ROOT
 
 FILE_NAME = INSTRUCTOR_ONLY[0]
+
+# Functions whose failed checks are never diagnosed (grader/diagnose.py replays a check's calls on
+# each mistake in the checker): their results are not a function of their arguments, so a replay
+# is not the same call and a match would be made up.
+NOT_DIAGNOSED = {
+    "04_xprof_profiling:capture_warmed_trace": "profiles this machine: timings, and a trace folder it writes",
+    "05_precision_policy:benchmark": "times the callables a test lends it: timings, and arguments that are not data",
+}
+# Functions whose results hold timings beside data: these dict keys' values are compared by kind
+# only (a float is a float), the rest of the result as any other.
+TIMINGS = {"05_precision_policy:policy_table": ["median_ms"]}
+# Exercises that only time other code: in a replay the diagnosis answers them with this result
+# instead of timing (the values are TIMINGS, compared by kind only), so that replaying lesson 05's
+# policy_table does not run its twelve timed calls per policy for each mistake.
+TIMERS = {"05_precision_policy:benchmark": {"median_ms": 0.0, "min_ms": 0.0}}
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
 OPTIONAL = ("only_under", "visible_fails")
 
@@ -84,6 +99,25 @@ def parse(text: str, lesson: str) -> list[Mistake]:
     return out
 
 
+def for_diagnosis(mistakes: list[Mistake]) -> list[dict]:
+    """What the grader's checker replays (key, function, source; timings: dict keys compared by
+    kind only; timers: the lesson's TIMERS by function), in the library's order, less the
+    functions of ``NOT_DIAGNOSED``."""
+    lessons = {m.lesson for m in mistakes}
+    timers = {key.split(":")[1]: result for key, result in TIMERS.items() if key.split(":")[0] in lessons}
+    return [
+        {
+            "key": m.key,
+            "timers": timers,
+            "function": m.function,
+            "source": m.source,
+            "timings": TIMINGS.get(f"{m.lesson}:{m.function}", []),
+        }
+        for m in mistakes
+        if f"{m.lesson}:{m.function}" not in NOT_DIAGNOSED
+    ]
+
+
 def load(lesson: str, root: Path = ROOT) -> list[Mistake]:
     """A lesson's known wrong answers, in the file's order ([] where the lesson has none)."""
     path = path_of(lesson, root)
@@ -110,3 +144,25 @@ def lookup(keys, root: Path = ROOT) -> list[Mistake]:
                 found.append(m)
     return found
 
+
+def sentence(keys: list[str], root: Path = ROOT) -> list[str]:
+    """What a student reads under a failed check whose ``TestResult.mistakes`` are ``keys``: per
+    function, "Your `fn` behaves like a known mistake: <name>. <explanation> (re-read: <section>)",
+    several joined by "or". Only the library's own text: no input, expected value or test code."""
+    library: dict[str, Mistake] = {}
+    for lesson in dict.fromkeys(k.split(":", 1)[0] for k in keys):
+        library.update({m.key: m for m in load(lesson, root)})
+    by_function: dict[str, list[Mistake]] = {}
+    for key in keys:
+        if key in library:
+            by_function.setdefault(library[key].function, []).append(library[key])
+    lines = []
+    for function, found in by_function.items():
+        parts = []
+        for m in found:
+            text = m.name.rstrip(".") + "."
+            text += f" {m.explanation.strip()}" if m.explanation.strip() else ""
+            text += f" (re-read: {m.section})" if m.section.strip() else ""
+            parts.append(text)
+        lines.append(f"Your `{function}` behaves like a known mistake: " + " or ".join(parts))
+    return lines

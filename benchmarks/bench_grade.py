@@ -3,6 +3,7 @@
     PYTHONPATH=. python benchmarks/bench_grade.py [--students 8] [--jobs 2] [--skip-nbgrader]
     PYTHONPATH=. python benchmarks/bench_grade.py --dask-only     # rows 3, 5 and 6 only
     PYTHONPATH=. python benchmarks/bench_grade.py --ratio-only    # rows 1, 3 and 4 only
+    PYTHONPATH=. python benchmarks/bench_grade.py --diagnosis     # row 3 with and without diagnosis
 
 1. plain nbgrader: a sequential loop of ``nbgrader autograde`` (its API, one submission at a time)
    in a scratch course, the way instructors run it today;
@@ -11,13 +12,15 @@
 4. the floor: bare execution of the same submitted notebooks with nbclient, N at a time, no
    grading at all;
 5. this grader on a Dask LocalCluster, ``--scheduler local:N`` (issue 22);
-6. the same with one worker, ``--scheduler local:1``: throughput with 1 and N workers.
+6. the same with one worker, ``--scheduler local:1``: throughput with 1 and N workers;
+7. ``--diagnosis``: row 3 with the diagnosis of failed checks switched off (``Settings.diagnose``),
+   beside row 3 as graded (diagnosis on): what naming the known mistakes costs (issue 32).
 
 Prints wall times and ratios, the machine's load average around each run (it is shared), and
 checks that nbgrader and this grader give every student the same score (the class is honest:
 plain nbgrader would give an attacker full marks) and that the Dask runs give the same grades as
 ``--jobs N``. Targets: jobs N >= 1.7x faster than the nbgrader loop, <= 1.25x the floor (issue
-5); ``--scheduler local:N`` within 1.10x of ``--jobs N`` (issue 22).
+5); ``--scheduler local:N`` within 1.10x of ``--jobs N`` (issue 22); diagnosis within 1.10x of no diagnosis (issue 32).
 """
 
 from __future__ import annotations
@@ -126,12 +129,16 @@ def main() -> int:
         default=1,
         help="run the set R times, interleaved; each row keeps its quickest (a shared machine)",
     )
+    parser.add_argument(
+        "--diagnosis", action="store_true", help="only --jobs N, with and without the diagnosis of failed checks"
+    )
     args = parser.parse_args()
     names = released_lessons()
-    times, scores, grades, cpu = {}, {}, {}, {}
+    times, scores, grades, cpu, named = {}, {}, {}, {}, {}
     par = f"this grader, --jobs {args.jobs}"
     fl = f"bare nbclient execution, {args.jobs} at a time (floor)"
     dask_n, dask_1 = f"this grader, --scheduler local:{args.jobs}", "this grader, --scheduler local:1"
+    plain = f"this grader, --jobs {args.jobs}, no diagnosis"
     with tempfile.TemporaryDirectory(prefix="bench-class-") as tmp:
         subs = Path(tmp) / "submissions"
         bench_class(subs, args.students)
@@ -142,7 +149,9 @@ def main() -> int:
             flush=True,
         )
 
-        if args.ratio_only:
+        if args.diagnosis:
+            runs = [(par, args.jobs, None), (plain, args.jobs, None)]
+        elif args.ratio_only:
             runs = [("nbgrader autograde, sequential", "nbgrader", None), (par, args.jobs, None), (fl, "floor", None)]
         elif args.dask_only:
             runs = [(par, args.jobs, None), (dask_n, None, f"local:{args.jobs}"), (dask_1, None, "local:1")]
@@ -166,7 +175,9 @@ def main() -> int:
                 # --emulate none: plain nbgrader runs on this CPU's arithmetic, so compare like with
                 # like (grading as if on a TPU, the default, costs the same and takes more points
                 # from a wrong answer that only a TPU reveals)
-                settings = Settings(jobs=how, cell_timeout=args.timeout, emulation="none", seed=0)
+                settings = Settings(
+                    jobs=how, cell_timeout=args.timeout, emulation="none", seed=0, diagnose=label != plain
+                )
                 results = grade(
                     subs,
                     Path(tmp) / f"out{len(times)}",
@@ -177,6 +188,7 @@ def main() -> int:
                     scheduler=scheduler,
                 )
                 scores[label] = {(r.student, r.notebook): r.score for r in results if r.status != "missing"}
+                named[label] = sum(bool(t.mistakes) for r in results for t in r.tests)
                 grades[label] = {(r.student, r.notebook): (r.score, r.status) for r in results}
                 bad = [r for r in results if r.status != "ok"]
                 if bad:
@@ -209,6 +221,14 @@ def main() -> int:
         ratio = times[par] / times[fl]
         print(f"--jobs {args.jobs} / bare-execution floor: {ratio:.2f}x (target <= 1.25x)")
         ok &= ratio <= 1.25
+    if plain in times:
+        ratio = times[par] / times[plain]
+        print(
+            f"diagnosis on / off: {ratio:.2f}x wall time (target <= 1.10x), {cpu[par] / cpu[plain]:.2f}x CPU time; "
+            f"checks naming a known mistake: {named[par]} (off: {named[plain]})"
+        )
+        ok &= ratio <= 1.10 and grades[par] == grades[plain]
+        print(f"grades and statuses equal with and without diagnosis: {grades[par] == grades[plain]}")
     if dask_n in times:
         ratio = times[dask_n] / times[par]
         print(

@@ -19,7 +19,9 @@ import psutil
 import pytest
 
 from autograder.grader import Settings, grade
+from autograder.grader.verdict import HIDDEN_FAILED
 from autograder.lessoncheck import load_mutants
+from autograder.mistakes import load
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
@@ -202,7 +204,7 @@ def graded_class(tmp_path_factory):
         done.set()
         watcher.join()
     graded = GradedClass({(r.student, r.notebook): r for r in results})
-    graded.forks, graded.caps, graded.settings = seen, caps, settings
+    graded.forks, graded.caps, graded.settings, graded.out = seen, caps, settings, subs.parent / "out"
     return graded
 
 
@@ -282,6 +284,34 @@ def test_one_wrong_answer_loses_only_its_exercise(graded_class, lesson):
         assert (r.score, r.max_score) == (7, 11)
 
 
+def test_a_known_mistake_is_named_and_no_correct_or_blank_answer_is(graded_class):
+    """Diagnosis (issue 32) through the whole class run: the wrong answer's failed checks name its
+    mistake (results.json's ``mistakes``, tests.csv's column); no check of a correct or a blank
+    notebook names one; what a hidden check shows its student is its fixed words and the
+    library's keys, nothing of its inputs or expected values."""
+    library = {m.key for lesson in LESSONS for m in load(lesson)}
+    csv_rows = {
+        (t["student"], t["notebook"], t["grade_id"]): t for t in csv.DictReader(open(graded_class.out / "tests.csv"))
+    }
+    shown = json.loads((graded_class.out / "results.json").read_text())
+    for (student, lesson), r in graded_class.items():
+        named = {t.grade_id: t.mistakes for t in r.tests if t.mistakes}
+        for t in r.tests:
+            assert csv_rows[(student, lesson, t.grade_id)]["mistakes"] == " or ".join(t.mistakes)
+            assert set(t.mistakes) <= library
+            if t.hidden:  # fixed words only (a voided notebook's included) and the library's keys
+                assert t.output == "" and t.error in {"", HIDDEN_FAILED, "no points: code aimed at the grader"}
+        if student in ("perfect", "blank"):
+            assert not named, f"{student} {lesson}: {named}"
+    for lesson in WRONG_ONE:
+        key = wrong_answer(lesson)["key"]
+        named = {t.grade_id: t.mistakes for t in graded_class[("wrong", lesson)].tests if t.score < t.max_score}
+        print(lesson, key, named)
+        assert named and all(key in keys for keys in named.values()), named
+    row = next(r for r in shown if (r["student"], r["notebook"]) == ("wrong", WRONG_ONE[0]))
+    assert any(t["mistakes"] for t in row["tests"]), "results.json carries TestResult.mistakes"
+
+
 def test_command_line_grade_and_check(tmp_path):
     """`grade` from the command line on one lesson of an LMS download (intake.py): a Canvas-named
     correct notebook (full marks), a "Copy of" blank one in a student's folder (0, ok), a student
@@ -337,11 +367,18 @@ def test_command_line_grade_and_check(tmp_path):
     with zipfile.ZipFile(zips / f"{lesson}-canvas.zip") as z:
         assert z.namelist() == [f"lovelaceada_4401_998877_feedback_{lesson}.html"]
 
+    mistake = next(m for m in load(lesson) if m.function == "bf16_round")
+    dee = tmp_path / "dee" / f"{lesson}.ipynb"
+    write(fill_answers(student_nb(lesson), source_nb(lesson), {mistake.function: mistake.source}), dee)
+    wrong = subprocess.run(cmd + ["check", str(dee)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert wrong.returncode == 1 and "Your `bf16_round` behaves like a known mistake: " in wrong.stdout, wrong.stdout
+    assert mistake.name.rstrip(".") in wrong.stdout, "named with the library's text"
     ok = subprocess.run(cmd + ["check", str(ada)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert ok.returncode == 0 and f"Score: {total:g} / {total:g}" in ok.stdout, ok.stdout + ok.stderr
     bad = subprocess.run(cmd + ["check", str(bob)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 1 and "FAIL" in bad.stdout and f"Score: 0 / {total:g}" in bad.stdout
-    printed = ok.stdout + bad.stdout + proc.stdout + proc.stderr
+    assert "behaves like a known mistake" not in ok.stdout + bad.stdout, "a correct or blank answer: nothing named"
+    printed = ok.stdout + bad.stdout + wrong.stdout + proc.stdout + proc.stderr
     for cell in source_nb(lesson).cells:
         if cell_grade_id(cell).endswith("_hidden"):
             body = cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]

@@ -22,14 +22,24 @@ from autograder.lessoncheck import (
     execute,
     grade_variants,
     load_alternatives,
+    load_candidates,
     load_mutants,
 )
+from autograder.mistakes import NOT_DIAGNOSED
 from autograder.notebooks import cell_grade_id
-from conftest import LESSONS, assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
+from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
 
 TEST_SEED = int(os.environ.get("COURSE_TEST_SEED", "271828"))
+# Held-out wrong answers (tests/heldout/, issue 32): the share the diagnosis names, at least. All
+# 23 were named when they were written (2026-12-05); the floor leaves room for harder ones.
+HELDOUT_FLOOR = 0.75
+
+
+def load_heldout(lesson):
+    path = ROOT / "tests" / "heldout" / f"{lesson}.py"
+    return load_candidates(path, "HELDOUT") if path.exists() else []
 
 
 FIRST_HALF = LESSONS[: (len(LESSONS) + 1) // 2]  # tests/test_notebooks_second_half.py has the rest
@@ -52,21 +62,23 @@ def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):
 
 @pytest.fixture(scope="module")
 def graded_candidates(tmp_path_factory):
-    """{lesson: (records of the solution's tests, mutant results, alternative results)}: each
-    lesson graded once by the grader itself (autograder/grader: the definitions-only plan, the
-    sandboxed student process, the trusted checker) under emulated TPU precision (its default),
-    each candidate then swapped into that student process in turn. The hidden tests see
-    GRADING_SEED = TEST_SEED."""
+    """{lesson: (records of the solution's tests, mutant results, alternative results, held-out
+    results)}: each lesson graded once by the grader itself (autograder/grader: the
+    definitions-only plan, the sandboxed student process, the trusted checker, its diagnosis of
+    failed checks) under emulated TPU precision (its default), each candidate then swapped into
+    that student process in turn. The hidden tests see GRADING_SEED = TEST_SEED."""
     cache = {}
 
     def run(lesson):
         if lesson not in cache:
-            mutants, alternatives = load_mutants(lesson), load_alternatives(lesson)
+            mutants, alternatives, heldout = load_mutants(lesson), load_alternatives(lesson), load_heldout(lesson)
             assert mutants, f"solutions/{lesson}/mistakes.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
             print(f"{lesson} graded with GRADING_SEED={TEST_SEED} (COURSE_TEST_SEED)")
-            records, results = grade_variants(lesson, mutants, "tpu", alternatives, seed=TEST_SEED)
-            cache[lesson] = records, results[: len(mutants)], results[len(mutants) :]
+            wrong = mutants + heldout
+            records, results = grade_variants(lesson, wrong, "tpu", alternatives, seed=TEST_SEED)
+            n = len(mutants)
+            cache[lesson] = records, results[:n], results[len(wrong) :], results[n : len(wrong)]
         return cache[lesson]
 
     return run
@@ -93,23 +105,52 @@ def test_solution_notebook_under_emulated_tpu_precision(lesson, run_under_tpu):
 
 
 def test_the_grader_gives_the_solution_every_test(lesson, graded_candidates):
-    records, _, _ = graded_candidates(lesson)
+    records = graded_candidates(lesson)[0]
     failed = [(r.grade_id, r.state, r.ename, r.evalue) for r in records if r.state != "ok"]
     assert records and not failed, f"GRADING_SEED={TEST_SEED}: {failed}"
 
 
 def test_every_plausible_wrong_answer_loses_only_its_own_points(lesson, graded_candidates):
-    _, mutants, _ = graded_candidates(lesson)
+    mutants = graded_candidates(lesson)[1]
     bad = [(r.function, r.why, r.failed_tests) for r in mutants if not r.ok]
     print(f"GRADING_SEED={TEST_SEED}: {len(mutants)} wrong answers; not caught, or costing other exercises: {bad}")
     assert not bad, f"GRADING_SEED={TEST_SEED}: {bad}"
 
 
 def test_every_correct_alternative_gets_full_marks(lesson, graded_candidates):
-    _, _, alternatives = graded_candidates(lesson)
+    alternatives = graded_candidates(lesson)[2]
     rejected = [(r.function, r.why, r.failed_tests) for r in alternatives if r.failed_tests]
     print(f"GRADING_SEED={TEST_SEED}: {len(alternatives)} correct alternatives; rejected: {rejected}")
     assert not rejected, f"GRADING_SEED={TEST_SEED}: {rejected}"
+
+
+def test_every_known_mistake_is_named_by_its_failed_checks(lesson, graded_candidates):
+    """Diagnosis (issue 32): each known wrong answer, submitted alone, is named by its failed checks
+    (alone, or in an "or" set with mistakes that behave the same on those checks' calls), and no
+    check names another; the solution and every correct alternative are never diagnosed. Functions
+    whose calls cannot be replayed (autograder.mistakes.NOT_DIAGNOSED) are named by nothing."""
+    records, mutants, alternatives, _ = graded_candidates(lesson)
+    bad = [(r.key or r.why, r.diagnosis_problems) for r in mutants + alternatives if r.diagnosis_problems]
+    bad += [(r.grade_id, r.mistakes) for r in records if r.mistakes]
+    shared = [r.key for r in mutants if any(len(keys) > 1 for keys in r.diagnosed.values())]
+    skipped = [r.key for r in mutants if r.key.rsplit(":", 1)[0] in NOT_DIAGNOSED]
+    print(
+        f"{lesson}: {len(mutants) - len(skipped)} of {len(mutants)} mistakes diagnosed "
+        f"({len(skipped)} of functions never "
+        f"diagnosed); {len(shared)} named in an 'or' set: {shared}"
+    )
+    assert not bad, bad
+
+
+def test_held_out_wrong_answers_are_diagnosed(lesson, graded_candidates):
+    """Wrong answers written apart from the library (tests/heldout/), each making one of its
+    mistakes: at least HELDOUT_FLOOR of them are named, and none is named as another mistake."""
+    heldout = graded_candidates(lesson)[3]
+    named = [r for r in heldout if any(r.key in keys for keys in r.diagnosed.values())]
+    wrong = [(r.key, r.diagnosed) for r in heldout if any(keys and r.key not in keys for keys in r.diagnosed.values())]
+    print(f"{lesson}: held-out wrong answers named {len(named)} of {len(heldout)}; misnamed: {wrong}")
+    assert all(r.own_hidden_failed for r in heldout), "each held-out answer is wrong"
+    assert not wrong and len(named) >= HELDOUT_FLOOR * len(heldout)
 
 
 def test_the_grading_seed_reaches_every_random_hidden_test(lesson, graded_candidates, run_under_tpu):

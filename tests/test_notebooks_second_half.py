@@ -10,6 +10,8 @@ from test_notebooks import (  # noqa: F401  (collected here with this file's les
     graded_candidates,
     run_under_tpu,
     test_every_correct_alternative_gets_full_marks,
+    test_every_known_mistake_is_named_by_its_failed_checks,
+    test_held_out_wrong_answers_are_diagnosed,
     test_every_plausible_wrong_answer_loses_only_its_own_points,
     test_solution_notebook_under_emulated_tpu_precision,
     test_student_release_runs_with_only_stub_errors,

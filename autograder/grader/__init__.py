@@ -10,7 +10,9 @@ distribute.py   the same jobs on a Dask cluster's workers (--scheduler), the par
 run.py          one notebook: start and watch its checker, then decide
 spawn.py        a checker forked from a warm zygote (JAX imported once per worker)
 checker.py      the trusted process: setup, references, tests; every point is decided here
-events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Done)
+events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
+recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
+diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker
 variants.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
 remote.py       one student process from the checker: frames, calls, callbacks, restarts
 faults.py       what can end a call to it (timeout, death, changed inputs, a sandbox that fails)

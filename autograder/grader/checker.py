@@ -34,7 +34,9 @@ from pathlib import Path
 from . import sandbox
 from . import events, wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
+from .diagnose import Diagnoser
 from .model import CheckerJob
+from .recording import Recorder
 from .remote import Student
 from .standins import StudentFunction
 from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Limits
@@ -91,6 +93,11 @@ class Checker:
         self.student.watch = self._work_folder_over
         self.student.inputs_digest = lambda: manifest(self.inputs)
         self.max_output = s["max_output_chars"]
+        self.diagnoser = None  # diagnose.py: only where the lesson has known mistakes to replay
+        if s.get("diagnose", True) and job.mistakes:
+            cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
+            self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student)
+            self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
     def _work_folder_over(self) -> str:
         try:
@@ -112,6 +119,8 @@ class Checker:
         """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
         out = CappedText(self.max_output)
         self.student.events = []
+        if self.student.recorder is not None:
+            self.student.recorder.clear()  # this cell's calls only
         state, ename, evalue = "ok", "", ""
         in_call = []
 
@@ -152,6 +161,27 @@ class Checker:
             state = "died"
         return state, ename, evalue, out.getvalue()
 
+    def diagnosable(self, state: str, ename: str) -> bool:
+        """Whether a test's end calls for a diagnosis: it failed on the student's answer (not a
+        stub's NotImplementedError; a timeout, a limit or a death is not graded) and some function
+        with known mistakes was called."""
+        recorder = self.student.recorder
+        return (
+            self.diagnoser is not None
+            and state == "error"
+            and ename != "NotImplementedError"
+            and not self.student.events
+            and bool(recorder.calls)
+        )
+
+    def diagnose(self) -> list[str]:
+        """The known mistakes the last cell's calls behave like (diagnose.py), within the test's
+        remaining time less a margin; never a reason for the test to fail or time out."""
+        try:
+            return self.diagnoser.diagnose(self.student.recorder.calls, self.budget.left())
+        except BaseException:  # noqa: BLE001  a diagnosis's own failure says nothing
+            return []
+
     def main(self) -> None:
         job = self.job
         os.chdir(self.home)
@@ -173,6 +203,8 @@ class Checker:
         setup_state, _, setup_error, _ = self.run_cell("setup", job.setup)
         for label, code in job.checker_cells:
             self.run_cell(label, code)
+        if self.diagnoser is not None:  # the lesson's state before any test: what replays start from
+            self.diagnoser.base = dict(self.ns)
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
@@ -222,7 +254,10 @@ class Checker:
                 empty(self.workdir)  # the flood goes with the process: later tests start clean
             seconds = round(time.monotonic() - t0, 3)
             student = list(dict.fromkeys(happened))
-            self.emit(events.Tested(index, state, ename, evalue, seconds, output, student))
+            diagnosing = not happened and self.diagnosable(state, ename)
+            self.emit(events.Tested(index, state, ename, evalue, seconds, output, student, diagnosing))
+            if diagnosing:  # after its record: nothing here changes the test's result
+                self.emit(events.Diagnosed(index, self.diagnose()))
         if job.variants:  # authoring only (lessoncheck): never in a grading run
             from .variants import run_variant
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import nbformat
 
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ..mistakes import path_of as mistakes_path
 from ..notebooks import lesson_answer_ids, lessons
 from . import overrides, sandbox
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
@@ -59,7 +60,14 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
             def text(folder):
                 return nbformat.writes(nbformat.read(str(course / folder / n / f"{n}.ipynb"), as_version=4))
 
-            out[n] = Lesson(n, text(SOURCE_DIR), text(RELEASE_DIR), committed.read_text() if committed.exists() else "")
+            known = mistakes_path(n, root)
+            out[n] = Lesson(
+                n,
+                text(SOURCE_DIR),
+                text(RELEASE_DIR),
+                committed.read_text() if committed.exists() else "",
+                known.read_text(encoding="utf-8") if known.is_file() else "",
+            )
         return out
 
 

@@ -6,7 +6,10 @@ the watchdog reads only records whose every field it has checked.
     Ready     the setup ran and the student's process is up (or could not start: grader_fault)
     Start     test ``index`` (in run order) starts: its cell's clock starts too
     Restart   the student's process restarts, with a cell's time of its own
-    Tested    test ``index`` ended: how (the fields of model.TestRecord but its grade_id)
+    Tested    test ``index`` ended: how (the fields of model.TestRecord but its grade_id and
+              mistakes); ``diagnosing``: a Diagnosed event for it follows
+    Diagnosed the known mistakes test ``index``'s failure behaves like (diagnose.py); its record
+              is final before: a diagnosis that never ends changes nothing of it
     Variant   authoring only: the tests an author's candidate answer failed (lessoncheck)
     Done      the checker is finished: the student's last stderr lines
 """
@@ -45,6 +48,13 @@ class Tested:
     seconds: float = 0.0
     output: str = ""
     student: list[str] = field(default_factory=list)  # what happened to the student's process
+    diagnosing: bool = False
+
+
+@dataclass(frozen=True)
+class Diagnosed:
+    index: int
+    mistakes: list[str] = field(default_factory=list)  # mistakes' keys, most specific first
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,7 @@ class Variant:
     index: int
     failed: list[str] = field(default_factory=list)
     errors: list[list] = field(default_factory=list)
+    diagnosed: list[list] = field(default_factory=list)  # [grade_id, key, ...] per failed test
 
 
 @dataclass(frozen=True)
@@ -59,9 +70,17 @@ class Done:
     log: list[str] = field(default_factory=list)
 
 
-KINDS = {"ready": Ready, "start": Start, "restart": Restart, "test": Tested, "variant": Variant, "done": Done}
+KINDS = {
+    "ready": Ready,
+    "start": Start,
+    "restart": Restart,
+    "test": Tested,
+    "diagnosed": Diagnosed,
+    "variant": Variant,
+    "done": Done,
+}
 _NAMES = {cls: name for name, cls in KINDS.items()}
-Event = Ready | Start | Restart | Tested | Variant | Done
+Event = Ready | Start | Restart | Tested | Diagnosed | Variant | Done
 
 
 def to_frame(event: Event) -> dict:

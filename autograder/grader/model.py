@@ -87,6 +87,8 @@ class CheckerJob:
     seed: int = 0  # GRADING_SEED
     setup_label: str = "setup"
     variants: list = field(default_factory=list)  # authoring only (lessoncheck): answers swapped in
+    references: list = field(default_factory=list)  # [label, code]: the source's answer cells (diagnosis)
+    mistakes: list = field(default_factory=list)  # {"key", "function", "source"}: known wrong answers
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -108,6 +110,7 @@ class TestRecord:
     seconds: float = 0.0
     output: str = ""  # what the test printed (shown to the student for visible tests)
     student: list[str] = field(default_factory=list)  # what happened to the student's process
+    mistakes: list[str] = field(default_factory=list)  # the known mistakes its failure behaves like
 
 
 @dataclass
@@ -122,8 +125,8 @@ class TestResult:
     message: str = ""  # instructor-only: the exception's first line, for the class report
     output: str = ""  # a failed VISIBLE check's printed lines (expected against what came back)
     outcome: Outcome = Outcome.PASSED  # instructor-facing for hidden checks (the student sees pass/fail)
-    # the known mistakes (mistakes.Mistake.key) the student's function behaved like on this failed
-    # check's calls, most specific first ("or" between them); empty when none or not diagnosed
+    # the known mistakes (autograder.mistakes.Mistake.key, "lesson:function:id") a WRONG check's
+    # calls behave like, most specific first ("or" between several); empty: none (diagnose.py)
     mistakes: list[str] = field(default_factory=list)
 
 

@@ -75,7 +75,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             w.writerow([name_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "outcome", "seed"])
+        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "outcome", "seed", "mistakes"])
         for r in results:
             for t in r.tests:
                 w.writerow(
@@ -87,6 +87,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         f"{t.max_score:g}",
                         t.outcome,
                         "" if r.seed is None else r.seed,
+                        " or ".join(t.mistakes),  # keys of autograder.mistakes (lesson:function:id)
                     ]
                 )
     titles = {n: lesson_title(n) for n in {r.notebook for r in results}}

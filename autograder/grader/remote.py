@@ -56,6 +56,8 @@ class Student:
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
         self.on_restart = lambda: None  # told before each restart, which has a cell's time of its own
+        self.recorder = None  # recording.Recorder: the outermost calls of the current test (standins)
+        self.replaying = False  # True while a diagnosis runs: no call may reach the process
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:

@@ -21,6 +21,8 @@ from pathlib import Path
 import nbformat
 
 from . import events
+from ..mistakes import for_diagnosis
+from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
@@ -41,6 +43,7 @@ class Lesson:
     source: str  # solutions/ notebook (hidden tests, reference solutions)
     release: str  # the student version nbgrader generated now
     committed: str = ""  # the committed notebooks/ version (what students downloaded)
+    mistakes: str = ""  # solutions/<lesson>/mistakes.py's text: the known wrong answers (diagnosis)
 
     def notebooks(self):
         read = lambda s: nbformat.reads(s, as_version=4)  # noqa: E731
@@ -158,6 +161,8 @@ def _session(
                     for var in variants
                     if "result" not in var
                 ],
+                references=[list(c) for c in plan.references] if plan.mistakes else [],
+                mistakes=plan.mistakes if settings.diagnose else [],
             )
             # The checker's own home, configuration and working folder: none of them a student's.
             env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER"))}
@@ -183,7 +188,7 @@ def _session(
             def deadline():
                 return min(cell_deadline[0], notebook_deadline + GRACE)
 
-            finished = False
+            finished, diagnosing = False, None  # diagnosing: the test whose Diagnosed event is due
             for frame in _events(proc, deadline):
                 if frame is None:
                     break
@@ -196,7 +201,7 @@ def _session(
                 elif isinstance(event, events.Start):
                     if not start_at <= event.index < len(records):
                         continue
-                    current = event.index
+                    current, diagnosing = event.index, None
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
                 elif isinstance(event, events.Restart):  # the student's process restarts with a cell's time
                     cell_deadline[0] += settings.cell_timeout
@@ -214,15 +219,26 @@ def _session(
                         list(event.student),
                     )
                     start_at, current = i + 1, None
+                    diagnosing = i if event.diagnosing else None
+                elif isinstance(event, events.Diagnosed):
+                    if event.index == diagnosing:  # the test's record is final: only its diagnosis added
+                        records[event.index].mistakes = list(event.mistakes)
+                        diagnosing = None
                 elif isinstance(event, events.Variant):
                     pending = [var for var in variants if "result" not in var]
-                    pending[0]["result"] = {"failed": event.failed, "errors": event.errors}
+                    pending[0]["result"] = {
+                        "failed": event.failed,
+                        "errors": event.errors,
+                        "diagnosed": event.diagnosed,
+                    }
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
                 elif isinstance(event, events.Done):
                     finished = True
             _kill(proc)
             if finished:
                 break
+            if current is None and diagnosing is not None:  # stopped in a diagnosis: no test to blame
+                continue
             i = current if current is not None else start_at
             if start_at >= len(tests) and variants and not finished:  # stuck in a variant
                 pending = [var for var in variants if "result" not in var]
@@ -305,6 +321,8 @@ def grade_notebook(
         result.seconds = time.perf_counter() - t0
         return result
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)
+    if settings.diagnose and lesson.mistakes:
+        plan.mistakes = for_diagnosis(parse_mistakes(lesson.mistakes, lesson.name))
     result.seed = notebook_seed(settings.seed, student, lesson.name)
     try:
         records, notes = run_checker(plan, settings, repository, seed=result.seed)

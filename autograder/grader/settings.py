@@ -35,6 +35,14 @@ EMULATION_MODES = ("tpu", "gpu", "none")
 # default 10-minute timeout with time left for start-up, so the platform never kills a submission
 # before the grader has written its results
 GRADESCOPE_NOTEBOOK_TIMEOUT = 420.0
+# Diagnosis (diagnose.py): a failed check's calls replayed on the function's known wrong answers.
+DIAGNOSIS_SECONDS = 20.0  # at most this per failed test, out of the test's own remaining time
+DIAGNOSIS_CALL_SECONDS = 5.0  # one wrong answer (or the reference) on one call: longer does not match
+DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it never ends a test)
+DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
+DIAGNOSIS_ATOL = 1e-12
+MAX_RECORDED_CALLS = 64  # outermost calls kept per function and test; more: that function is not diagnosed
+MAX_RECORDED_BYTES = 64 * 2**20  # arguments and results kept per test; more: not diagnosed
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,7 @@ class Settings:
     checker_memory_bytes: int = 4 * GiB  # address space of each notebook's trusted checker (RLIMIT_AS;
     # it holds JAX and the tests' references: about 1.7 GB measured on lesson 04): a test that parses
     # a student's bomb gets a MemoryError there, never the host's memory
+    diagnose: bool = True  # name the known mistake a failed check's calls behave like (diagnose.py)
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self):

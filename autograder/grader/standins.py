@@ -65,12 +65,21 @@ class StudentFunction:
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
     def __call__(self, *args, **kwargs):
+        if getattr(self.student, "replaying", False):  # diagnosis runs the checker's answers only
+            raise RuntimeError("the student's process is never called while a diagnosis runs")
         # the checker's input files, digested around the test's own (outermost) call
         outermost = self.student.depth == 0
         guard = self.student.inputs_digest if outermost else None
         before = guard() if guard else None
+        context = self._context()
+        recorder = getattr(self.student, "recorder", None) if outermost else None
+        record = recorder.before(self.name, args, kwargs, context["precision"]) if recorder else None
         try:
-            value, after = self.student.call(self.name, args, kwargs, self._context())
+            value, after = self.student.call(self.name, args, kwargs, context)
+        except BaseException as exc:
+            if record is not None:
+                recorder.raised(self.name, record, exc)
+            raise
         finally:  # raised or returned: a test must not go on with inputs the student's code changed
             if guard and guard() != before:
                 self.student.events.append("changed the test's input files")
@@ -88,4 +97,6 @@ class StudentFunction:
                 and new.dtype == old.dtype
             ):
                 np.copyto(old, new)
+        if record is not None:  # what the test got back (the diagnosis replays the call, diagnose.py)
+            recorder.returned(self.name, record, value, args)
         return value

@@ -16,7 +16,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
     run the given tests in the checker, swap back: which tests failed, and what went wrong."""
     checker.budget.start_cell()
     original = checker.student.init_message
-    failed, errors = [], []
+    failed, errors, diagnosed = [], [], []
     try:
         errors = checker.student.define(variant["cells"])
         for name in variant.get("names", []):
@@ -24,9 +24,11 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
         for position in variant["tests"]:
             checker.budget.start_cell()
             test = checker.job.tests[position]
-            state = checker.run_cell(test["grade_id"], test["source"])[0]
+            state, ename, _, _ = checker.run_cell(test["grade_id"], test["source"])
             if state != "ok":
                 failed.append(test["grade_id"])
+            if checker.diagnosable(state, ename):  # as grading diagnoses it (checker.main)
+                diagnosed.append([test["grade_id"], *checker.diagnose()])
     except (StudentDied, StudentTimeout) as exc:
         errors.append(["variant", type(exc).__name__, first_line(exc)])
     finally:
@@ -37,4 +39,4 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
             checker.student.init_message = original
         except (StudentDied, StudentTimeout):
             checker.student.stop()
-    return events.Variant(index, failed, errors)
+    return events.Variant(index, failed, errors, diagnosed)

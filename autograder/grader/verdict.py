@@ -58,6 +58,7 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     student's process neither timed out nor died meanwhile; else none."""
     passed = record.state == "ok"
     shown = "" if passed or step.hidden else record.output[-SHOWN_OUTPUT_CHARS:]  # a hidden check shows nothing
+    outcome = outcome_of(record)
     return TestResult(
         step.grade_id,
         step.points if passed else 0.0,
@@ -67,7 +68,9 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
         step.doc,
         "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state),
         shown,
-        outcome_of(record),
+        outcome,
+        # the known mistakes it behaves like: for a wrong answer only (keys of the library, no data)
+        list(record.mistakes) if outcome == Outcome.WRONG else [],
     )
 
 
@@ -118,7 +121,7 @@ def decide(
     result.shown_status, result.shown_detail = status(attacks, edits, shown)
     if attacks:
         for t in result.tests:
-            t.score, t.outcome = 0.0, Outcome.VOIDED
+            t.score, t.outcome, t.mistakes = 0.0, Outcome.VOIDED, []
             t.error = t.error or "no points: code aimed at the grader"
     result.score = float(sum(t.score for t in result.tests))
     return result

@@ -4,9 +4,10 @@
 
 1. the solution notebook runs clean (hidden tests included) and how long it takes;
 2. its stubbed student version errors only with NotImplementedError or in test cells;
-3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong answer in
-   ``solutions/<NN_name>/mistakes.py`` fails its own exercise's hidden test and no test of any other
-   exercise, and every correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
+3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong
+   answer in ``solutions/<NN_name>/mistakes.py`` fails its own exercise's hidden test and no test
+   of any other exercise (and the grader's diagnosis of its failed checks names it), and every
+   correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
 
     python -m autograder.lessoncheck try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
 

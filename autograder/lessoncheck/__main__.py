@@ -47,6 +47,9 @@ def check(path: Path) -> int:
     for r in results[: len(mutants)]:
         print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
+        for problem in r.diagnosis_problems:  # the grader's diagnosis must name it (issue 32)
+            print(f"  FAIL   diagnosis: {problem}")
+        ok &= not r.diagnosis_problems
     for r in results[len(mutants) :]:
         print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= not r.failed_tests

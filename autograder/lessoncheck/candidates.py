@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..mistakes import NOT_DIAGNOSED
 from ..mistakes import load as load_mistakes
 from ..notebooks import ROOT, cell_grade_id
 
@@ -28,7 +29,7 @@ def emulated_mutants(mutants: list[dict], mode: str) -> list[dict]:
 
 def load_mutants(lesson: str) -> list[dict]:
     """The lesson's known wrong answers (solutions/<NN_name>/mistakes.py) as candidates to grade."""
-    return [m.as_candidate() for m in load_mistakes(lesson)]
+    return [{**m.as_candidate(), "key": m.key} for m in load_mistakes(lesson)]
 
 
 @dataclass
@@ -37,6 +38,20 @@ class MutantResult:
     why: str
     failed_tests: list[str] = field(default_factory=list)
     visible_fails: bool = False  # the mutant's "visible_fails": its visible test must catch it too
+    key: str = ""  # a library mistake's key (autograder.mistakes.Mistake.key); "" for other answers
+    diagnosed: dict[str, list[str]] = field(default_factory=dict)  # failed test -> mistakes named there
+
+    @property
+    def diagnosis_problems(self) -> list[str]:
+        """How the grader's diagnosis of this answer's failed checks is wrong: a library mistake
+        must be named (alone, or in an "or" set) by at least one failed check and every check that
+        names something must name it; any other answer, and a mistake of a function that is never
+        diagnosed (autograder.mistakes.NOT_DIAGNOSED), must be named by none."""
+        named = {g: keys for g, keys in self.diagnosed.items() if keys}
+        if not self.key or self.key.rsplit(":", 1)[0] in NOT_DIAGNOSED:
+            return [f"{g} names {keys}" for g, keys in named.items()]
+        wrong = [f"{g} names {keys}, not {self.key}" for g, keys in named.items() if self.key not in keys]
+        return wrong + ([] if named else [f"no failed check names {self.key}"])
 
     @property
     def own_hidden_failed(self) -> bool:

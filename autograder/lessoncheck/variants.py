@@ -35,9 +35,12 @@ def grade_variants(
 
     source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
     release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)
+    from ..mistakes import for_diagnosis
+    from ..mistakes import load as load_mistakes
     from ..notebooks import fill_answers
 
     plan = build_plan(source, release, fill_answers(release, source))
+    plan.mistakes = for_diagnosis(load_mistakes(lesson, root))  # failed checks diagnosed as in grading
     protected = Protected(
         [
             c.source
@@ -71,5 +74,8 @@ def grade_variants(
         failed = list(r["failed"])
         if r["errors"]:
             failed.insert(0, "<the answer's own code raised: it never ran>")
-        results.append(MutantResult(m["function"], m["why"], failed, bool(m.get("visible_fails"))))
+        diagnosed = {d[0]: list(d[1:]) for d in r.get("diagnosed", []) if d}
+        results.append(
+            MutantResult(m["function"], m["why"], failed, bool(m.get("visible_fails")), m.get("key", ""), diagnosed)
+        )
     return records, results

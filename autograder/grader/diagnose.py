@@ -1,0 +1,277 @@
+"""Diagnosis, in the trusted checker: which known mistake a failed check's calls behave like.
+
+When a test fails on the student's answer (not a timeout, a limit or a death: those are not
+graded), each function it called (recording.Recorder: the outermost calls, plain data) is replayed
+here on each of its known wrong answers (solutions/<lesson>/mistakes.py) and on the reference. A
+mistake MATCHES when, on every call, its result is the student's (recording.same) and it differs
+from the reference on at least one call; matches are named most specific first (the fewest calls
+where it agrees with the reference), several joined by "or". Nothing matches: nothing is said.
+
+What runs where:
+- The mistakes and the references run in a namespace of their own, built from the lesson's setup,
+  the instructor's definitions and the reference answers (the source notebook's answer cells), in
+  the checker's process, under the same precision emulation. A mistake's calls to other exercises
+  reach the references, never the student's stand-ins; ``replaying`` makes any call to the
+  student's process raise while a replay runs.
+- Only checker-owned inputs are read: a call whose paths reach the student's work folder is not
+  recorded, the files a call named are re-digested before its replay, and while a replay runs an
+  audit hook refuses every write and every read inside the student's folder.
+- Time: at most settings.DIAGNOSIS_SECONDS a failed test, never past the test's own limit less
+  DIAGNOSIS_MARGIN, and DIAGNOSIS_CALL_SECONDS for one answer on one call (the checker's SIGALRM).
+  A mistake that hangs, returns something that is not plain data, or raises where the student's
+  call returned, does not match; where the student's call raised, a match raises the same
+  exception type with the same message (what the student's process sent back).
+- Functions whose calls cannot be replayed soundly are named in autograder.mistakes.NOT_DIAGNOSED
+  (timing, side effects) and are never diagnosed; where a result holds timings beside data
+  (autograder.mistakes.TIMINGS: lesson 05's policy_table, median_ms), those values are compared by
+  kind only and the rest as any other result; a function that only times others (TIMERS: lesson
+  05's benchmark) answers with zeros in a replay instead of timing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import time
+
+from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
+from .standins import StudentFunction
+from .settings import DIAGNOSIS_ATOL, DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_RTOL, DIAGNOSIS_SECONDS
+
+UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
+_GUARD = {"on": False, "inside": False, "folder": "", "hooked": False}
+_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_CHANGES = {"os.remove", "os.rmdir", "os.mkdir", "os.rename", "os.symlink", "os.link", "os.truncate"}
+_CHANGES |= {"os.chmod", "os.chown", "os.utime", "shutil.rmtree", "shutil.move", "shutil.copyfile"}
+_LISTS = {"os.listdir", "os.scandir", "glob.glob", "os.walk"}
+
+
+class ReplayTimeout(BaseException):
+    """One answer ran past its time on one call."""
+
+
+def _audit(event: str, args: tuple) -> None:
+    """While a replay runs: no write anywhere, nothing read or listed in the student's folder."""
+    if not _GUARD["on"] or _GUARD["inside"]:
+        return
+    if event != "open" and event not in _CHANGES and event not in _LISTS:
+        return
+    _GUARD["inside"] = True
+    try:
+        if event in _CHANGES:
+            raise PermissionError("diagnosis writes nothing")
+        path = args[0] if args else None
+        if event == "open":
+            mode, flags = (args[1] if len(args) > 1 else "r") or "r", args[2] if len(args) > 2 else 0
+            if any(c in str(mode) for c in "wax+") or (isinstance(flags, int) and flags & _WRITES):
+                raise PermissionError("diagnosis writes nothing")
+        if isinstance(path, (str, bytes, os.PathLike)):
+            real = os.path.realpath(os.fsdecode(path))
+            folder = _GUARD["folder"]
+            if real == folder or real.startswith(folder + os.sep):
+                raise PermissionError("diagnosis reads nothing of the student's")
+    finally:
+        _GUARD["inside"] = False
+
+
+@contextlib.contextmanager
+def guarded(student_folder: str):
+    if not _GUARD["hooked"]:
+        sys.addaudithook(_audit)  # once per process (a hook cannot be removed); idle unless a replay runs
+        _GUARD["hooked"] = True
+    _GUARD.update(on=True, folder=os.path.realpath(student_folder))
+    try:
+        yield
+    finally:
+        _GUARD["on"] = False
+
+
+def _alarm(signum, frame):
+    raise ReplayTimeout("ran past its time")
+
+
+class Diagnoser:
+    """The checker's diagnosis: ``base`` (the checker's namespace after the lesson's setup, set
+    before the first test) and ``cells`` (label, code: the instructor's definitions and the
+    reference answers) build the trusted namespace; ``mistakes`` are dicts with ``key``,
+    ``function``, ``source`` and ``timings``, in the library's order."""
+
+    def __init__(self, cells: list, mistakes: list[dict], student_folder: str, student=None, base: dict | None = None):
+        self.cells, self.student_folder, self.student = cells, student_folder, student
+        self.base = dict(base or {})
+        self.by_function: dict[str, list[dict]] = {}
+        self.timers = {name: r for m in mistakes for name, r in m.get("timers", {}).items()}
+        for m in mistakes:
+            self.by_function.setdefault(m["function"], []).append(m)
+        self.ns: dict | None = None
+        self.functions_of: dict[str, object] = {}  # a mistake's key -> its function (None: broken)
+        self.cache: dict[tuple[str, str], object] = {}  # (answer, call's fingerprint) -> result
+        self.deadline = 0.0
+
+    def functions(self) -> set[str]:
+        return set(self.by_function)
+
+    # -- the trusted namespace ------------------------------------------------------------------
+    def _namespace(self) -> dict:
+        """The lesson's state after its setup (``base``, the checker's namespace before any test:
+        its setup is not run twice), with the instructor's definitions and the reference answers
+        defined again in it, so that their globals are this namespace: other exercises are the
+        references here. Built under the replay's guard: it writes nothing."""
+        if self.ns is None:
+            ns = {k: v for k, v in self.base.items() if not isinstance(v, StudentFunction)}
+            ns["__name__"] = "__diagnosis__"
+            with guarded(self.student_folder):
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    for label, code in self.cells:
+                        try:
+                            exec(compile(code, f"<diagnosis {label}>", "exec"), ns)
+                        except Exception:  # noqa: BLE001  a demo's failure; its definitions stand
+                            pass
+            for name, result in self.timers.items():  # timings the comparison ignores: not measured
+                ns[name] = lambda *args, _result=result, **kwargs: plain_copy(_result)
+            self.ns = ns
+        return self.ns
+
+    def _answer(self, key: str, function: str, source: str | None):
+        """The function a mistake's source defines, in its own copy of the namespace (other
+        exercises there are the references); the reference itself for ``source`` None."""
+        if key not in self.functions_of:
+            fn = None
+            try:
+                if source is None:
+                    fn = self._namespace().get(function)
+                else:
+                    ns = dict(self._namespace())
+                    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                        exec(compile(source, f"<mistake {key}>", "exec"), ns)
+                    fn = ns.get(function)
+            except Exception:  # noqa: BLE001  a mistake that does not even define: never matches
+                fn = None
+            self.functions_of[key] = fn if callable(fn) else None
+        return self.functions_of[key]
+
+    # -- one answer on one call -----------------------------------------------------------------
+    def _run(self, key: str, function: str, source: str | None, call: Call, fingerprint: str) -> tuple[str, object]:
+        """("ok", (result, arguments after the call)), ("raised", "Type: message"), or
+        ("unfinished", None): it ran past its time, or the diagnosis's budget ended first."""
+        if (key, fingerprint) in self.cache:
+            return self.cache[(key, fingerprint)]
+        left = min(DIAGNOSIS_CALL_SECONDS, self.deadline - time.monotonic())
+        if left <= 0:
+            return UNFINISHED  # not cached: the budget, not the answer, ended it
+        outcome = UNFINISHED
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, left)
+            try:
+                outcome = self._call(key, function, source, call)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except ReplayTimeout:
+            outcome = UNFINISHED
+        except BaseException as exc:  # noqa: BLE001  matches only a student's call that raised the same
+            outcome = ("raised", described(exc))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if outcome is not UNFINISHED or left == DIAGNOSIS_CALL_SECONDS:
+            self.cache[(key, fingerprint)] = outcome
+        return outcome
+
+    def _call(self, key: str, function: str, source: str | None, call: Call) -> tuple[str, object]:
+        import jax
+
+        fn = self._answer(key, function, source)
+        if fn is None:
+            return ("raised", "")  # it defines nothing: "" is no student's exception
+        precision = jax.default_matmul_precision(call.precision) if call.precision else contextlib.nullcontext()
+        with guarded(self.student_folder), precision:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                args = plain_copy(call.args)
+                value = fn(*args, **plain_copy(call.kwargs))
+        try:  # compared as the student's call is recorded: the value, and the arguments after it
+            return "ok", (plain_copy(value), plain_copy(args))
+        except Unreplayable:
+            return ("raised", "")  # not plain data: no student's call returned it
+
+    # -- a failed test ------------------------------------------------------------------------
+    def diagnose(self, recorded: dict[str, list[Call]], seconds_left: float) -> list[str]:
+        """The keys of the mistakes the recorded calls behave like, most specific first."""
+        budget = min(DIAGNOSIS_SECONDS, seconds_left - DIAGNOSIS_MARGIN)
+        if budget <= 0:
+            return []
+        self.deadline = time.monotonic() + budget
+        found = []
+        if self.student is not None:
+            self.student.replaying = True
+        try:
+            for function, calls in recorded.items():
+                if function in self.by_function and calls and all(c.done for c in calls):
+                    found += self._function(function, calls)
+        finally:
+            if self.student is not None:
+                self.student.replaying = False
+        return found
+
+    def _function(self, function: str, calls: list[Call]) -> list[str]:
+        if any(path_digest(p) != d for c in calls for p, d in c.paths.items()):
+            return []  # an input file changed since the call: its replay would not be the same call
+        prints = [c.key() for c in calls]
+        timings = self.by_function[function][0].get("timings", [])
+        mask = (lambda o: (o[0], untimed(o[1], timings))) if timings else (lambda o: o)
+        student = [mask(("raised", c.raised) if c.raised else ("ok", c.result)) for c in calls]
+        reference = None
+        matches = []
+        for order, m in enumerate(self.by_function[function]):
+            outs = []
+            for call, fp, theirs in zip(calls, prints, student):
+                out = mask(self._run(m["key"], function, m["source"], call, fp))
+                if not agrees(theirs, out):
+                    break
+                outs.append(out)
+            else:
+                if reference is None:
+                    reference = [
+                        mask(self._run("reference:" + function, function, None, c, fp)) for c, fp in zip(calls, prints)
+                    ]
+                if any(r[0] == "unfinished" for r in reference):
+                    return []  # the reference did not finish: no answer can be said to differ from it
+                if differs(student, outs, reference):
+                    agree = sum(agrees(o, r, 0, 0) for o, r in zip(outs, reference))
+                    matches.append((agree, order, m["key"]))
+        return [key for _, _, key in sorted(matches)]
+
+
+def untimed(value, keys: list[str]):
+    """``value`` with each dict's ``keys`` (timings) replaced by their kind: compared by kind only."""
+    if type(value) in (list, tuple):
+        return type(value)(untimed(v, keys) for v in value)
+    if type(value) is dict:
+        return {k: f"<timing: {type(v).__name__}>" if k in keys else untimed(v, keys) for k, v in value.items()}
+    return value
+
+
+def agrees(a: tuple, b: tuple, rtol: float = DIAGNOSIS_RTOL, atol: float = DIAGNOSIS_ATOL) -> bool:
+    """Two outcomes of one call, ("ok", result) or ("raised", "Type: message"): both returned the
+    same results (recording.same), or both raised the same exception with the same message."""
+    if a[0] != b[0] or a[0] == "unfinished":
+        return False
+    return a[1] == b[1] if a[0] == "raised" else same(a[1], b[1], rtol, atol)
+
+
+def differs(student: list, outs: list, reference: list) -> bool:
+    """Whether a mistake whose outcomes ``outs`` agree with the student's (within the tolerance)
+    names what the student did wrong: they are the student's exactly and differ from the
+    reference's on some call, or they differ from the reference's beyond the tolerance on a call
+    where the student's do too. (A correct answer can match no mistake: its outcomes are the
+    reference's exactly, or within the tolerance wherever such a mistake's are not.)"""
+    exact = all(agrees(s, o, 0, 0) for s, o in zip(student, outs))
+    for s, o, r in zip(student, outs, reference):
+        if exact and not agrees(o, r, 0, 0):
+            return True
+        if not agrees(o, r) and not agrees(s, r):
+            return True
+    return False

@@ -1,0 +1,208 @@
+"""Diagnosis (autograder/grader/diagnose.py, recording.py), its pure parts, in seconds: when two
+results are the same, what a test's calls record, which known mistake they are named as, and what
+a replay may not do. Graded for real: every known wrong answer in tests/test_notebooks.py (each is
+named by its own failed checks), one class end to end in tests/test_grading.py."""
+
+import time
+
+import numpy as np
+import pytest
+
+from autograder.grader import events
+from autograder.grader.diagnose import Diagnoser
+from autograder.grader.recording import Recorder, Unreplayable, plain_copy, same
+from autograder.grader.standins import StudentFunction
+from autograder.mistakes import NOT_DIAGNOSED, Mistake, for_diagnosis, load, sentence
+from conftest import LESSONS
+
+F32 = np.float32
+SAME = [
+    (1, 1),
+    (0.1, 0.1 * (1 + 1e-7)),  # within the relative tolerance
+    (float("nan"), float("nan")),
+    (float("inf"), float("inf")),
+    ([1, 2.0], [1, 2.0 * (1 + 1e-7)]),
+    ({"a": [np.ones(2, F32)]}, {"a": [np.ones(2, F32)]}),
+    (np.array([1.0, np.nan], F32), np.array([1.0, np.nan], F32)),
+    (np.array(2.0, F32), np.array(2.0, F32)),
+    ("x", "x"),
+    (np.float16, np.dtype("float16")),
+]
+DIFFERENT = [
+    (1, 1.0),  # an int is not a float
+    (1.0, np.float64(1.0)),  # a Python scalar is not a typed NumPy value
+    (np.float32(2.0), np.array(2.0, F32)),  # a NumPy scalar is not a 0-d array
+    (np.ones(2, F32), np.ones(2, np.float64)),  # dtypes
+    (np.ones(2, F32), np.ones((2, 1), F32)),  # shapes
+    (np.array([1, 2], np.int32), np.array([1, 3], np.int32)),  # integers exactly
+    (0.1, 0.1 * (1 + 1e-4)),
+    (float("inf"), -float("inf")),
+    (float("nan"), 1.0),
+    ([1, 2], [1, 2, 3]),
+    ([1, 2], (1, 2)),  # a list is not a tuple
+    ({"a": 1}, {"b": 1}),
+    ("x", "y"),
+    (None, 0),
+]
+
+
+@pytest.mark.parametrize("a,b", SAME, ids=repr)
+def test_the_same_results(a, b):
+    assert same(a, b) and same(b, a)
+
+
+@pytest.mark.parametrize("a,b", DIFFERENT, ids=repr)
+def test_different_results(a, b):
+    assert not same(a, b) and not same(b, a)
+
+
+def test_exactly_the_same_tells_signed_zeros_and_ulps_apart():
+    assert same(0.0, -0.0) and not same(0.0, -0.0, 0, 0)
+    x = np.array([1.0], F32)
+    assert same(x, np.nextafter(x, F32(2))) and not same(x, np.nextafter(x, F32(2)), 0, 0)
+    assert not same(object(), object())  # what cannot be compared is not the same
+
+
+def test_only_plain_data_is_recorded_and_it_is_a_copy(tmp_path):
+    a = np.arange(3.0)
+    copy = plain_copy((a, [1, "s"], {"k": np.float16}))
+    a[0] = 9
+    assert copy[0][0] == 0
+    for value in (lambda: 1, object(), np.array([object()])):
+        with pytest.raises(Unreplayable):
+            plain_copy(value)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "f").write_text("x")
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    (inputs / "trace.pb").write_bytes(b"checker's")
+    r = Recorder({"f", "g"}, str(work), str(inputs), max_calls=2)
+    call = r.before("f", (np.ones(2),), {}, None)
+    r.returned("f", call, 1.0, (np.ones(2),))
+    assert r.calls["f"][0].result[0] == 1.0
+    assert r.before("h", (1,), {}, None) is None, "only functions with known mistakes"
+    assert r.before("g", (print,), {}, None) is None and "g" in r.unreplayable
+    assert r.before("f", (inputs / "trace.pb",), {}, None).paths, "a checker's input: digested, replayed"
+    assert r.before("f", (work / "f",), {}, None) is None and "f" in r.unreplayable and "f" not in r.calls
+    r.clear()
+    for _ in range(3):
+        r.before("f", (1,), {}, None)
+    assert "f" in r.unreplayable, "more calls than are recorded: not diagnosed"
+
+
+REFERENCE = ["import numpy as np\n\ndef g(x):\n    return x + 1\n\ndef f(x):\n    return np.asarray(x) * 2\n"]
+MISTAKES = {
+    "triples": "def f(x):\n    return np.asarray(x) * 3\n",
+    "triples-too": "def f(x):\n    return np.asarray(x) + np.asarray(x) * 2\n",
+    "reference-again": "def f(x):\n    return np.asarray(x) * 2.0\n",  # the same as the reference
+    "raises": "def f(x):\n    raise ValueError\n",
+    "hangs": "def f(x):\n    while True:\n        pass\n",
+    "sibling": "def f(x):\n    return np.asarray(g(x)) * 2 - 2\n",  # the reference's g: x * 2
+    "in-place": "def f(x):\n    x *= 2\n    return x\n",
+    "reads": "def f(x):\n    return open(STUDENT_FILE).read()\n",
+    "writes": "def f(x):\n    open(OUT_FILE, 'w').write('x')\n    return np.asarray(x) * 3\n",
+}
+
+
+def diagnoser(tmp_path, *keys):
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    (work / "answer.txt").write_text("what the student wrote")
+    setup = f"STUDENT_FILE = {str(work / 'answer.txt')!r}\nOUT_FILE = {str(tmp_path / 'out.txt')!r}\n"
+    mistakes = [{"key": f"00_l:f:{k}", "function": "f", "source": MISTAKES[k]} for k in keys]
+    base = {}
+    exec(setup, base)  # the checker's namespace after the lesson's setup
+    return Diagnoser([["reference", REFERENCE[0]]], mistakes, str(work), base=base), work
+
+
+RAMP = (np.arange(3.0),)
+
+
+def diagnose(d, work, answer, inputs=RAMP, seconds=60.0):
+    r = Recorder(d.functions(), str(work), str(work.parent / "inputs"))
+    for x in inputs:
+        call = r.before("f", (x,), {}, None)
+        args = plain_copy((x,))
+        r.returned("f", call, answer(*args), args)
+    return d.diagnose(r.calls, seconds)
+
+
+def test_a_wrong_answer_is_named_and_a_correct_one_never(tmp_path):
+    d, work = diagnoser(tmp_path, "reference-again", "raises", "triples-too", "triples", "sibling")
+    assert diagnose(d, work, lambda x: x * 3) == ["00_l:f:triples-too", "00_l:f:triples"], "all, in order"
+    assert diagnose(d, work, lambda x: x * 2) == [], "the reference's results: nothing named"
+    assert diagnose(d, work, lambda x: x * 5) == [], "no mistake behaves so: nothing said"
+    # the mistake's call to g reaches the reference's g, so it IS the reference: never named
+    assert diagnose(d, work, lambda x: (x + 1) * 2 - 2) == []
+    assert diagnose(d, work, lambda x: x * 3, inputs=(np.zeros(3),)) == [], "the same as the reference there"
+    assert diagnose(d, work, lambda x: x * 3, inputs=(np.zeros(3), np.ones(3))) == [
+        "00_l:f:triples-too",
+        "00_l:f:triples",
+    ], "differs from the reference on one call of two"
+
+
+def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
+    d, work = diagnoser(tmp_path, "in-place")
+
+    def in_place(x):
+        x *= 2
+        return x
+
+    assert diagnose(d, work, in_place) == ["00_l:f:in-place"]
+
+
+def test_a_mistake_that_hangs_raises_or_reaches_the_students_files_does_not_match(tmp_path, monkeypatch):
+    import autograder.grader.diagnose as module
+
+    monkeypatch.setattr(module, "DIAGNOSIS_CALL_SECONDS", 0.5)
+    d, work = diagnoser(tmp_path, "hangs", "raises", "reads", "writes", "triples")
+    t0 = time.monotonic()
+    assert diagnose(d, work, lambda x: x * 3) == ["00_l:f:triples"]
+    assert time.monotonic() - t0 < 30
+    assert diagnose(d, work, lambda x: "what the student wrote") == [], "nothing of the student's is read"
+    assert not (tmp_path / "out.txt").exists(), "a replay writes nothing"
+    assert open(work / "answer.txt").read(), "the guard is off after the replay"
+
+
+def test_no_time_left_no_diagnosis(tmp_path):
+    d, work = diagnoser(tmp_path, "triples")
+    assert diagnose(d, work, lambda x: x * 3, seconds=1.0) == [], "the margin is the test's, not diagnosis's"
+
+
+def test_the_students_process_is_never_called_while_a_diagnosis_runs():
+    class Student:
+        replaying, depth, contract = True, 0, []
+
+    with pytest.raises(RuntimeError):
+        StudentFunction(Student(), "f", {}, {})(1)
+
+
+def test_the_diagnosis_crosses_as_a_typed_event():
+    frame = events.to_frame(events.Diagnosed(3, ["a:b:c"]))
+    assert events.parse(frame) == events.Diagnosed(3, ["a:b:c"])
+    assert events.parse({**frame, "mistakes": [1]}) is None
+    assert events.parse(events.to_frame(events.Tested(1, "error", diagnosing=True))).diagnosing
+
+
+def test_what_the_student_reads_is_the_librarys_text(tmp_path):
+    folder = tmp_path / "solutions" / "00_l"
+    folder.mkdir(parents=True)
+    entry = dict(function="f", why="", source="def f(x):\n    return x\n")
+    entries = [
+        {**entry, "id": "a", "name": "a name", "explanation": "Why.", "section": "Sums"},
+        {**entry, "id": "b", "name": "b name.", "explanation": "", "section": ""},
+    ]
+    (folder / "mistakes.py").write_text(f"MISTAKES = {entries!r}\n")
+    assert sentence(["00_l:f:a", "00_l:f:b", "00_l:f:gone"], tmp_path) == [
+        "Your `f` behaves like a known mistake: a name. Why. (re-read: Sums) or b name."
+    ]
+    assert sentence([], tmp_path) == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_known_mistake_is_replayed_but_where_a_replay_is_unsound(lesson):
+    mistakes = load(lesson)
+    replayed = {m["key"] for m in for_diagnosis(mistakes)}
+    assert all(isinstance(m, Mistake) for m in mistakes)
+    assert {m.key for m in mistakes if f"{lesson}:{m.function}" not in NOT_DIAGNOSED} == replayed
