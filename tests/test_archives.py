@@ -115,7 +115,22 @@ def test_student_names_become_safe_distinct_file_names(tmp_path):
         assert safe and safe not in (".", "..") and not set(safe) & set("/\\\x07:*"), (hostile, safe)
     rows = [row("A", LESSON, f"A/{LESSON}.ipynb"), row("a", LESSON, f"a/{LESSON}.ipynb")]
     packed = archives.pack(graded(tmp_path, rows))  # one name on a case-insensitive file system
-    assert sorted(p.name.lower() for p in packed.archives) == ["a.zip", "a_.zip"]
+    assert sorted(p.name.lower() for p in packed.archives) == ["a-2.zip", "a.zip"]
+
+
+def test_no_archive_is_named_after_a_student_whose_page_it_does_not_hold(tmp_path):
+    """Red team: "Bob", "bob" and "bob_" (or "bob-2") once gave bob's page in bob_.zip. Every
+    archive holds its own student's pages, and no archive bears another student's name."""
+    students = ["Bob", "bob", "bob_", "bob-2", "a:b", "a_b"]
+    out = graded(tmp_path, [row(s, LESSON, f"{s}/{LESSON}.ipynb") for s in students])
+    packed = archives.pack(out)
+    assert sorted(packed.owners.values()) == sorted(students)
+    for name, student in packed.owners.items():
+        stem = name.removesuffix(".zip")
+        others = {archives.file_safe(s).lower() for s in students if s != student}
+        assert stem == archives.file_safe(student) or stem.lower() not in others, (name, student)
+        with zipfile.ZipFile(out / archives.FOLDER / name) as z:
+            assert z.read(f"{LESSON}.html") == (out / "feedback" / student / f"{LESSON}.html").read_bytes()
 
 
 def test_a_graded_row_without_its_page_is_an_error_not_a_silent_gap(tmp_path):

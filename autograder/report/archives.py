@@ -48,6 +48,7 @@ UNSAFE_IN_NAME = re.compile(r'[\x00-\x1f\x7f\\:*?"<>|]')  # an LMS name part: "_
 class Packed:
     archives: list[Path] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)  # rows with a page that no archive holds, and why
+    owners: dict[str, str] = field(default_factory=dict)  # a per-student archive's name -> its student
 
 
 def canvas_name(upload: str, lesson: str) -> str | None:
@@ -148,14 +149,29 @@ def pack(out: Path, asked: str = "auto") -> Packed:
             members[name] = page_of(out, r)
         if members:
             packed.archives.append(_write_zip(target / f"{lesson}-{form}.zip", members))
-    used: set[str] = set()
-    for student in sorted(per_student):
-        name = file_safe(student)
-        while name.lower() in used:  # two names that one file system cannot tell apart
-            name += "_"
-        used.add(name.lower())
+    for student, name in archive_names(sorted(per_student)).items():
         packed.archives.append(_write_zip(target / f"{name}.zip", per_student[student]))
+        packed.owners[f"{name}.zip"] = student
     return packed
+
+
+def archive_names(students: list[str]) -> dict[str, str]:
+    """Each student's archive name: their file_safe name, and where two names fall on one file
+    (a case-insensitive file system, or names file_safe makes alike) "-2", "-3"... after it,
+    chosen so that it is no other student's name either: no archive is named after a student
+    whose page it does not hold."""
+    taken = {file_safe(s).lower() for s in students}
+    used: set[str] = set()
+    names = {}
+    for student in students:
+        base = name = file_safe(student)
+        k = 1
+        while name.lower() in used or (name != base and name.lower() in taken):
+            k += 1
+            name = f"{base}-{k}"
+        used.add(name.lower())
+        names[student] = name
+    return names
 
 
 def main(out: Path, asked: str) -> int:
@@ -168,5 +184,6 @@ def main(out: Path, asked: str) -> int:
         print(f"not in any archive: {note}")
     print(f"Wrote {plural(len(packed.archives), 'archive')} in {Path(out) / FOLDER}:")
     for path in packed.archives:
-        print(f"  {path.name}")
+        owner = packed.owners.get(path.name)
+        print(f"  {path.name}" + (f"  ({printable(owner, 80)})" if owner is not None else ""))
     return 1 if packed.left_out else 0
