@@ -206,3 +206,24 @@ def test_every_known_mistake_is_replayed_but_where_a_replay_is_unsound(lesson):
     replayed = {m["key"] for m in for_diagnosis(mistakes)}
     assert all(isinstance(m, Mistake) for m in mistakes)
     assert {m.key for m in mistakes if f"{lesson}:{m.function}" not in NOT_DIAGNOSED} == replayed
+
+
+def test_a_replay_cannot_grow_the_checker_by_gigabytes():
+    """Red team: a student's small results, passed on by the test as another call's arguments
+    (lesson 06's scales of shape (1, 4096) beside codes of (2500, 1)), made the reference broadcast
+    to 1.3 GB inside the trusted checker. While a replay runs, the address space may grow by
+    DIAGNOSIS_MEMORY_BYTES at most: past it, an allocation is a MemoryError (that answer does not
+    match); after it, the checker's own limit is back."""
+    import resource
+
+    from autograder.grader.diagnose import memory_capped
+    from autograder.grader.settings import DIAGNOSIS_MEMORY_BYTES
+
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with memory_capped():
+        small = np.ones(DIAGNOSIS_MEMORY_BYTES // 16, np.uint8)  # well within
+        with pytest.raises(MemoryError):
+            np.ones(4 * DIAGNOSIS_MEMORY_BYTES, np.uint8)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before and small.sum() == small.size
+    big = np.ones(2 * DIAGNOSIS_MEMORY_BYTES, np.uint8)  # the checker's own limit again
+    assert big.size == 2 * DIAGNOSIS_MEMORY_BYTES

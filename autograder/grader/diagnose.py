@@ -33,13 +33,21 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import resource
 import signal
 import sys
 import time
 
 from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
 from .standins import StudentFunction
-from .settings import DIAGNOSIS_ATOL, DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_RTOL, DIAGNOSIS_SECONDS
+from .settings import (
+    DIAGNOSIS_ATOL,
+    DIAGNOSIS_CALL_SECONDS,
+    DIAGNOSIS_MARGIN,
+    DIAGNOSIS_MEMORY_BYTES,
+    DIAGNOSIS_RTOL,
+    DIAGNOSIS_SECONDS,
+)
 
 UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
 _GUARD = {"on": False, "inside": False, "folder": "", "hooked": False}
@@ -87,6 +95,30 @@ def guarded(student_folder: str):
         yield
     finally:
         _GUARD["on"] = False
+
+
+@contextlib.contextmanager
+def memory_capped(extra: int = DIAGNOSIS_MEMORY_BYTES):
+    """While a replay runs, the process's address space may grow by ``extra`` bytes at most (a soft
+    RLIMIT_AS, put back after): an allocation past it is a MemoryError in the replay, so that
+    answer does not match, instead of gigabytes and minutes of the trusted checker's."""
+    cap, old = None, None
+    try:
+        old = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as f:
+            cap = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + extra
+        soft, hard = old
+        if (soft != resource.RLIM_INFINITY and soft <= cap) or (hard != resource.RLIM_INFINITY and hard < cap):
+            cap = None  # already capped tighter than this
+        else:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (OSError, ValueError):  # no /proc: no cap beyond the checker's own
+        cap = None
+    try:
+        yield
+    finally:
+        if cap is not None:
+            resource.setrlimit(resource.RLIMIT_AS, old)
 
 
 def _alarm(signum, frame):
@@ -188,7 +220,7 @@ class Diagnoser:
         if fn is None:
             return ("raised", "")  # it defines nothing: "" is no student's exception
         precision = jax.default_matmul_precision(call.precision) if call.precision else contextlib.nullcontext()
-        with guarded(self.student_folder), precision:
+        with guarded(self.student_folder), precision, memory_capped():
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 args = plain_copy(call.args)
                 value = fn(*args, **plain_copy(call.kwargs))

@@ -39,6 +39,10 @@ GRADESCOPE_NOTEBOOK_TIMEOUT = 420.0
 DIAGNOSIS_SECONDS = 20.0  # at most this per failed test, out of the test's own remaining time
 DIAGNOSIS_CALL_SECONDS = 5.0  # one wrong answer (or the reference) on one call: longer does not match
 DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it never ends a test)
+# the checker's address space may grow this much while one answer replays one call: a student's
+# small results passed on as another call's arguments (lesson 06: mx_quantize's scales into
+# mx_dequantize) cannot make a reference broadcast gigabytes in the trusted process
+DIAGNOSIS_MEMORY_BYTES = 512 * 2**20
 DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
 DIAGNOSIS_ATOL = 1e-12
 MAX_RECORDED_CALLS = 64  # outermost calls kept per function and test; more: that function is not diagnosed
