@@ -129,17 +129,39 @@ def diagnose(d, work, answer, inputs=RAMP, seconds=60.0):
 
 
 def test_a_wrong_answer_is_named_and_a_correct_one_never(tmp_path):
-    d, work = diagnoser(tmp_path, "reference-again", "raises", "triples-too", "triples", "sibling")
-    assert diagnose(d, work, lambda x: x * 3) == ["00_l:f:triples-too", "00_l:f:triples"], "all, in order"
-    assert diagnose(d, work, lambda x: x * 2) == [], "the reference's results: nothing named"
-    assert diagnose(d, work, lambda x: x * 5) == [], "no mistake behaves so: nothing said"
+    keys = ("reference-again", "raises", "triples-too", "triples", "sibling")
+
+    def named(answer, inputs=RAMP):  # a checker per notebook: one student's function each
+        return diagnose(*diagnoser(tmp_path, *keys), answer, inputs)
+
+    assert named(lambda x: x * 3) == ["00_l:f:triples-too", "00_l:f:triples"], "all, in order"
+    assert named(lambda x: x * 2) == [], "the reference's results: nothing named"
+    assert named(lambda x: x * 5) == [], "no mistake behaves so: nothing said"
     # the mistake's call to g reaches the reference's g, so it IS the reference: never named
-    assert diagnose(d, work, lambda x: (x + 1) * 2 - 2) == []
-    assert diagnose(d, work, lambda x: x * 3, inputs=(np.zeros(3),)) == [], "the same as the reference there"
-    assert diagnose(d, work, lambda x: x * 3, inputs=(np.zeros(3), np.ones(3))) == [
+    assert named(lambda x: (x + 1) * 2 - 2) == []
+    assert named(lambda x: x * 3, inputs=(np.zeros(3),)) == [], "the same as the reference there"
+    assert named(lambda x: x * 3, inputs=(np.zeros(3), np.ones(3))) == [
         "00_l:f:triples-too",
         "00_l:f:triples",
     ], "differs from the reference on one call of two"
+
+
+def test_a_later_check_replays_only_the_mistakes_an_earlier_one_could_not_tell_apart(tmp_path, monkeypatch):
+    """Within one notebook the student's function is one function: a mistake that answered one of
+    an earlier failed check's calls otherwise is not it, so the later check (the hidden one after
+    the visible one) replays only those that agreed on every call, or could not be told apart in
+    time. A mistake that agreed with the student where it also agreed with the reference stays a
+    candidate (it may show only on the hidden inputs)."""
+    d, work = diagnoser(tmp_path, "reference-again", "raises", "triples-too", "triples")
+    replayed = []
+    real = d._run
+    monkeypatch.setattr(d, "_run", lambda key, *a: replayed.append(key) or real(key, *a))
+    assert diagnose(d, work, lambda x: x * 3, inputs=(np.zeros(3),)) == []  # zeros: like the reference
+    first = set(replayed)
+    assert {"00_l:f:raises"} < first
+    replayed.clear()
+    assert diagnose(d, work, lambda x: x * 3, inputs=(np.ones(3),)) == ["00_l:f:triples-too", "00_l:f:triples"]
+    assert "00_l:f:raises" not in replayed and "00_l:f:reference-again" in replayed, replayed
 
 
 def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
@@ -227,3 +249,17 @@ def test_a_replay_cannot_grow_the_checker_by_gigabytes():
     assert resource.getrlimit(resource.RLIMIT_AS) == before and small.sum() == small.size
     big = np.ones(2 * DIAGNOSIS_MEMORY_BYTES, np.uint8)  # the checker's own limit again
     assert big.size == 2 * DIAGNOSIS_MEMORY_BYTES
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_held_out_answer_names_a_mistake_of_the_library(lesson):
+    """tests/heldout/ labels each answer with the library key it makes: a key the library does not
+    hold (a renamed id) fails here in a second, not after grading the lesson."""
+    from autograder.lessoncheck.candidates import load_candidates
+
+    from conftest import ROOT
+
+    path = ROOT / "tests" / "heldout" / f"{lesson}.py"
+    keys = {m.key for m in load(lesson)}
+    labelled = [c["key"] for c in load_candidates(path, "HELDOUT")] if path.exists() else []
+    assert labelled and set(labelled) <= keys, sorted(set(labelled) - keys)

@@ -207,6 +207,7 @@ def grade(
             d = digest(raw, lesson_data[n].source, key)
             prev = None if force else journal.done.get((s, n))
             if prev is not None and prev.digest == d and prev.seed == notebook_seed(settings.seed, s, n):
+                prev.upload = sub.name  # where it was found this time (feedback archives name it back)
                 results[(s, n)] = prev
                 writer.record(prev)
                 progress.update(prev, skipped=True)
@@ -214,8 +215,15 @@ def grade(
                 lesson = dataclasses.asdict(lesson_data[n])
                 todo.append(Job(s, lesson, raw, dataclasses.asdict(settings), str(root), d).to_dict())
         if todo:
+            uploads = {k: sub.name for k, sub in found.items()}
             rec = functools.partial(
-                record, results=results, journal=journal, writer=writer, progress=progress, lesson_data=lesson_data
+                record,
+                results=results,
+                journal=journal,
+                writer=writer,
+                progress=progress,
+                lesson_data=lesson_data,
+                uploads=uploads,
             )
             if cluster is not None:
                 distribute.run_on_cluster(cluster, todo, rec)
@@ -228,9 +236,6 @@ def grade(
             if k in results and results[k].status != "missing":
                 extra = [printable(n, 500) for n in notes[:5]]  # bounded: 2,000 copies make one long note
                 results[k].notes = [*results[k].notes, *(n for n in extra if n not in results[k].notes)]
-        for k, sub in found.items():  # which upload each row graded: feedback archives name it back
-            if k in results:
-                results[k].upload = sub.name
         for r in results.values():  # the scope as decided now; a grader-error is no row (next run grades it)
             if r.status != Status.GRADER_ERROR:
                 journal.append_row(r)
@@ -286,9 +291,10 @@ def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) ->
     return sorted(shown, key=lambda r: (r.student, r.notebook))
 
 
-def record(job: dict, outcome, results, journal, writer, progress, lesson_data) -> Result:
+def record(job: dict, outcome, results, journal, writer, progress, lesson_data, uploads=None) -> Result:
     """Record one finished job as it arrives (parent only): ``outcome`` is the Result dict a worker
-    returned, or the exception that stands for it (a worker died: never a silent zero)."""
+    returned, or the exception that stands for it (a worker died: never a silent zero); ``uploads``
+    names the file each row graded, journaled with it."""
     if isinstance(outcome, BaseException):  # the grader's machinery failed: never a student's zero
         r = Result(
             job["student"],
@@ -299,6 +305,7 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data) 
         )
     else:
         r = Result.from_dict(outcome)
+    r.upload = (uploads or {}).get((r.student, r.notebook), r.upload)
     results[(r.student, r.notebook)] = r
     if r.status != "grader-error":  # no grade: neither journaled (regraded next run) nor written
         journal.append(r)

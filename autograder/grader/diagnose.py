@@ -141,6 +141,11 @@ class Diagnoser:
         self.ns: dict | None = None
         self.functions_of: dict[str, object] = {}  # a mistake's key -> its function (None: broken)
         self.cache: dict[tuple[str, str], object] = {}  # (answer, call's fingerprint) -> result
+        # per function, the mistakes that agreed with the student's function on every call of an
+        # earlier failed check (or could not be told apart in time): a mistake that answered one of
+        # its calls otherwise is not that function, so a later check (the hidden one after the
+        # visible one) replays only these
+        self.consistent: dict[str, set[str]] = {}
         self.deadline = 0.0
 
     def functions(self) -> set[str]:
@@ -257,14 +262,21 @@ class Diagnoser:
         student = [mask(("raised", c.raised) if c.raised else ("ok", c.result)) for c in calls]
         reference = None
         matches = []
+        earlier = self.consistent.get(function)
+        consistent = set()
         for order, m in enumerate(self.by_function[function]):
+            if earlier is not None and m["key"] not in earlier:
+                continue
             outs = []
             for call, fp, theirs in zip(calls, prints, student):
                 out = mask(self._run(m["key"], function, m["source"], call, fp))
+                if out[0] == "unfinished":
+                    consistent.add(m["key"])  # not told apart: it stays a candidate
                 if not agrees(theirs, out):
                     break
                 outs.append(out)
             else:
+                consistent.add(m["key"])
                 if reference is None:
                     reference = [
                         mask(self._run("reference:" + function, function, None, c, fp)) for c, fp in zip(calls, prints)
@@ -274,6 +286,7 @@ class Diagnoser:
                 if differs(student, outs, reference):
                     agree = sum(agrees(o, r, 0, 0) for o, r in zip(outs, reference))
                     matches.append((agree, order, m["key"]))
+        self.consistent[function] = consistent
         return [key for _, _, key in sorted(matches)]
 
 

@@ -17,6 +17,8 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
     checker.budget.start_cell()
     original = checker.student.init_message
     failed, errors, diagnosed = [], [], []
+    if checker.diagnoser is not None:  # another answer: what earlier checks ruled out was another's
+        checker.diagnoser.consistent.clear()
     try:
         errors = checker.student.define(variant["cells"])
         for name in variant.get("names", []):

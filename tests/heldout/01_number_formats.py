@@ -3,7 +3,7 @@ mistake it makes (``key``) and is written without looking at that mistake's code
 
 HELDOUT = [
     {
-        "key": "01_number_formats:sequential_sum:sums-right-to-left",
+        "key": "01_number_formats:sequential_sum:right-to-left",
         "function": "sequential_sum",
         "why": "held-out: walks the values backwards",
         "source": """
@@ -19,7 +19,7 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "key": "01_number_formats:sequential_sum:accumulates-in-float64-and-rounds-once-a",
+        "key": "01_number_formats:sequential_sum:float64-accumulator",
         "function": "sequential_sum",
         "why": "held-out: math.fsum-free float64 loop, one cast at the end",
         "source": """
@@ -32,7 +32,7 @@ def sequential_sum(values, dtype):
 """,
     },
     {
-        "key": "01_number_formats:pairwise_sum:splits-at-n-1-2",
+        "key": "01_number_formats:pairwise_sum:split-ceil-half",
         "function": "pairwise_sum",
         "why": "held-out: the larger half first",
         "source": """
@@ -53,7 +53,7 @@ def pairwise_sum(values, dtype):
 """,
     },
     {
-        "key": "01_number_formats:format_table:eps-taken-as-the-unit-roundoff-eps-2",
+        "key": "01_number_formats:format_table:eps-as-unit-roundoff",
         "function": "format_table",
         "why": "held-out: eps as 2**-(nmant + 1)",
         "source": """
@@ -68,7 +68,7 @@ def format_table():
 """,
     },
     {
-        "key": "01_number_formats:bf16_round:rounds-to-float16-instead-of-bfloat16",
+        "key": "01_number_formats:bf16_round:float16-not-bfloat16",
         "function": "bf16_round",
         "why": "held-out: float16 round trip",
         "source": """

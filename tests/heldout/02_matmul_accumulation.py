@@ -2,7 +2,7 @@
 
 HELDOUT = [
     {
-        "key": "02_matmul_accumulation:emulated_bf16_accumulation:f32-accumulation-one-rounding-at-the-end",
+        "key": "02_matmul_accumulation:emulated_bf16_accumulation:f32-accumulator",
         "function": "emulated_bf16_accumulation",
         "why": "held-out: one float32 matmul of the bf16 inputs, then one rounding",
         "source": """
@@ -32,7 +32,7 @@ def emulated_bf16_accumulation(x, w):
 """,
     },
     {
-        "key": "02_matmul_accumulation:emulated_bf16_accumulation:does-not-round-the-inputs-to-bf16",
+        "key": "02_matmul_accumulation:emulated_bf16_accumulation:inputs-not-rounded",
         "function": "emulated_bf16_accumulation",
         "why": "held-out: float32 inputs as they are",
         "source": """

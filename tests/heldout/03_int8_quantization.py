@@ -2,7 +2,7 @@
 
 HELDOUT = [
     {
-        "key": "03_int8_quantization:quantize_per_channel:wrong-axis-one-scale-per-row-axis-1",
+        "key": "03_int8_quantization:quantize_per_channel:per-row-scale",
         "function": "quantize_per_channel",
         "why": "held-out: NumPy, scales per row",
         "source": """
@@ -14,7 +14,7 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "key": "03_int8_quantization:quantize_per_channel:truncation-instead-of-rounding-astype-wi",
+        "key": "03_int8_quantization:quantize_per_channel:truncates",
         "function": "quantize_per_channel",
         "why": "held-out: jnp.trunc",
         "source": """
@@ -26,7 +26,7 @@ def quantize_per_channel(w):
 """,
     },
     {
-        "key": "03_int8_quantization:quantize_per_tensor:scale-uses-128-not-127",
+        "key": "03_int8_quantization:quantize_per_tensor:scale-128",
         "function": "quantize_per_tensor",
         "why": "held-out: NumPy, one scale of 128 steps",
         "source": """
@@ -39,7 +39,7 @@ def quantize_per_tensor(w):
 """,
     },
     {
-        "key": "03_int8_quantization:dequantize:divides-by-the-scale-instead-of-multiply",
+        "key": "03_int8_quantization:dequantize:divides-by-scale",
         "function": "dequantize",
         "why": "held-out: q / scale",
         "source": """
@@ -48,7 +48,7 @@ def dequantize(q, scale):
 """,
     },
     {
-        "key": "03_int8_quantization:dequantize:returns-float64-numpy-default-float",
+        "key": "03_int8_quantization:dequantize:float64-result",
         "function": "dequantize",
         "why": "held-out: float() arithmetic in NumPy's default",
         "source": """

@@ -2,7 +2,7 @@
 
 HELDOUT = [
     {
-        "key": "04_xprof_profiling:xplane_path:returns-the-oldest-file",
+        "key": "04_xprof_profiling:xplane_path:oldest-not-newest",
         "function": "xplane_path",
         "why": "held-out: os.walk, smallest mtime",
         "source": """
@@ -17,7 +17,7 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "key": "04_xprof_profiling:xplane_path:returns-none-instead-of-raising-when-the",
+        "key": "04_xprof_profiling:xplane_path:none-instead-of-error",
         "function": "xplane_path",
         "why": "held-out: None when there is nothing",
         "source": """
@@ -30,7 +30,7 @@ def xplane_path(trace_dir):
 """,
     },
     {
-        "key": "04_xprof_profiling:count_events:exact-name-match-instead-of-substring",
+        "key": "04_xprof_profiling:count_events:exact-match",
         "function": "count_events",
         "why": "held-out: == instead of in",
         "source": """
@@ -45,7 +45,7 @@ def count_events(xplane_file, name_substring):
 """,
     },
     {
-        "key": "04_xprof_profiling:count_events:case-insensitive-match",
+        "key": "04_xprof_profiling:count_events:case-insensitive",
         "function": "count_events",
         "why": "held-out: lower() on both sides",
         "source": """

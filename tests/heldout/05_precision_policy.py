@@ -2,7 +2,7 @@
 
 HELDOUT = [
     {
-        "key": "05_precision_policy:train_linear_regression:ignores-lr-hard-coded-0-1",
+        "key": "05_precision_policy:train_linear_regression:ignores-lr",
         "function": "train_linear_regression",
         "why": "held-out: a Python loop with the step size written in",
         "source": """
@@ -30,7 +30,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
 """,
     },
     {
-        "key": "05_precision_policy:train_linear_regression:returns-steps-1-losses-adds-the-final-on",
+        "key": "05_precision_policy:train_linear_regression:one-loss-too-many",
         "function": "train_linear_regression",
         "why": "held-out: the loss after the last update appended",
         "source": """

@@ -2,7 +2,7 @@
 
 HELDOUT = [
     {
-        "key": "06_block_scaled_formats:mx_dequantize:divides-by-the-scale-instead-of-multiply",
+        "key": "06_block_scaled_formats:mx_dequantize:divides-by-scale",
         "function": "mx_dequantize",
         "why": "held-out: division, scales broadcast by reshaping",
         "source": """
@@ -14,7 +14,7 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "key": "06_block_scaled_formats:mx_dequantize:np-tile-instead-of-np-repeat-scales-cycl",
+        "key": "06_block_scaled_formats:mx_dequantize:tile-not-repeat",
         "function": "mx_dequantize",
         "why": "held-out: np.tile along the last axis",
         "source": """
@@ -26,7 +26,7 @@ def mx_dequantize(elements, scales, block=32):
 """,
     },
     {
-        "key": "06_block_scaled_formats:nvfp4_dequantize:forgets-the-tensor-scale",
+        "key": "06_block_scaled_formats:nvfp4_dequantize:no-tensor-scale",
         "function": "nvfp4_dequantize",
         "why": "held-out: block scales only",
         "source": """
@@ -38,7 +38,7 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
 """,
     },
     {
-        "key": "06_block_scaled_formats:mx_dequantize:returns-bfloat16-the-mxu-s-input-type-in",
+        "key": "06_block_scaled_formats:mx_dequantize:returns-bfloat16",
         "function": "mx_dequantize",
         "why": "held-out: the product kept in bfloat16",
         "source": """
