@@ -153,8 +153,9 @@ def test_run_autograder_grades_each_upload_as_grade_does(course, upload):
     for t in data["tests"]:
         hidden = t["tags"][1] == "hidden"
         assert t["visibility"] == ("after_published" if hidden else "visible")
-        if hidden:
-            assert t["output"] in ("passed", "failed")
+        if hidden:  # passed or failed, and under a failed one at most the library's known mistake
+            first, *rest = t["output"].split("\n")
+            assert first in ("passed", "failed") and all(x.startswith("Your `") for x in rest), t["output"]
     layers = [line for line in data["output"].splitlines() if line.startswith("sandbox: ")]
     assert len(layers) == 1
     assert ("WITHOUT namespaces" in layers[0]) == no_userns and ("bubblewrap namespaces" in layers[0]) != no_userns
@@ -206,6 +207,26 @@ def test_a_hidden_check_shows_passed_or_failed_only(visibility):
         jsonschema.validate({**data, "status": "ok"}, SCHEMA)
     with pytest.raises(ValueError):
         results_json(Result("1001", LESSON, status=Status.GRADER_ERROR), visibility, "", 0)
+
+
+def test_a_failed_check_names_its_known_mistake_as_the_feedback_page_does():
+    """Issue 32 on Gradescope: under a failed check (hidden too) the known mistake it behaves like,
+    in the library's words; nothing under a passed one, nothing of the hidden test's own text."""
+    from autograder import mistakes
+
+    key = mistakes.load(LESSON)[0].key
+    r = hand_made("expected 42.125")
+    for t in r.tests:
+        t.mistakes = [key]
+    data = results_json(r, "visible", "sandbox: test", 1.0)
+    jsonschema.validate(data, SCHEMA)
+    [line] = mistakes.sentence([key])
+    for t in data["tests"]:
+        assert t["output"].endswith(line), t["output"]
+    hidden = next(t for t in data["tests"] if t["tags"][1] == "hidden")
+    assert hidden["output"] == "failed\n" + line and "42" not in hidden["output"]
+    r.tests[0].score, r.tests[0].outcome = r.tests[0].max_score, Outcome.PASSED
+    assert "known mistake" not in results_json(r, "visible", "", 1.0)["tests"][0]["output"]
 
 
 def test_the_upload_s_notebook_is_found_whatever_its_name(tmp_path):

@@ -15,6 +15,7 @@ import re
 
 from ..grader.model import Result, TestResult
 from ..grader.outputs import exercises, shown_outcome
+from ..mistakes import sentence
 from ..grader.settings import SHOWN_OUTPUT_CHARS
 from ..textsafe import printable
 
@@ -50,14 +51,16 @@ def score_line(r: Result, hidden_visibility: str) -> str:
 
 def check_output(t: TestResult) -> str:
     """One check's text on Gradescope: a hidden check's passed or failed only; a visible one's
-    outcome, its message and what it printed, as on the feedback page."""
+    outcome, its message and what it printed; under a failed one, the known mistake it behaves
+    like (the library's name, explanation and section), as on the feedback page."""
     outcome = shown_outcome(t)
+    known = sentence(t.mistakes) if t.mistakes and outcome != "passed" else []  # the library's text only
     if t.hidden:
-        return outcome
+        return "\n".join([outcome, *known])
     lines = [outcome + (f": {printable(t.error, 1000)}" if t.error and outcome != "passed" else "")]
     if t.output and outcome != "passed":
         lines += ["what the check printed:", printable(t.output, SHOWN_OUTPUT_CHARS)]
-    return "\n".join(lines)
+    return "\n".join([*lines, *known])
 
 
 def check_name(exercise: str, t: TestResult) -> str:
