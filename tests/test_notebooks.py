@@ -3,7 +3,7 @@ grader grades by default (float32 matmuls at DEFAULT precision behave as on a TP
 plausible wrong answer loses its own exercise's points and no other's, and every correct answer
 that is not the reference (written by others from the contracts alone) gets its points.
 
-(nbmake also runs every solution notebook: see the Makefile's `make test`.)
+(nbmake also runs every solution notebook on plain CPU: the Makefile's `make compat`, in CI.)
 
 Graded with GRADING_SEED = COURSE_TEST_SEED (default below, never a hidden test's own fallback),
 so the fresh-inputs path of every hidden test runs; a failure names the seed, and
