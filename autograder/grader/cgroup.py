@@ -23,12 +23,34 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .settings import Limits
+from .settings import FREEZE_WAIT, Limits
 from ..words import human_bytes, plural
 
 V2 = Path("/sys/fs/cgroup")
 CONTROLLERS = ("pids", "memory", "cpu")
 PERIOD_US = 100_000
+
+
+def stopped(pids, deadline: float) -> bool:
+    """Whether every thread of ``pids`` is stopped (or gone) before ``deadline``: SIGSTOP reaches a
+    thread running on another core a moment after kill() returns."""
+    while True:
+        running = False
+        for pid in pids:
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue  # gone
+            for tid in tasks:
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                        state = f.read().rsplit(")", 1)[1].split()[0]
+                except (OSError, IndexError):
+                    continue
+                running = running or state not in ("T", "t", "Z", "X")
+        if not running or time.monotonic() > deadline:
+            return not running
+        time.sleep(0.001)
 
 
 @dataclass
@@ -67,13 +89,15 @@ class Cgroup:
         for _ in range(100):
             todo = [p for p in self.pids() if p not in done]
             if not todo:
-                return
+                break
             for pid in todo:
                 try:
                     os.kill(pid, signal)
                 except OSError:
                     pass
                 done.add(pid)
+        if frozen:  # a signal is delivered after kill() returns: wait until every thread has stopped
+            stopped(done, time.monotonic() + FREEZE_WAIT)
 
     def limits_hit(self) -> list[str]:
         """The caps hit since the group was made, each named once over the group's life."""

@@ -142,9 +142,9 @@ class Diagnoser:
         self.functions_of: dict[str, object] = {}  # a mistake's key -> its function (None: broken)
         self.cache: dict[tuple[str, str], object] = {}  # (answer, call's fingerprint) -> result
         # per function, the mistakes that agreed with the student's function on every call of an
-        # earlier failed check (or could not be told apart in time): a mistake that answered one of
-        # its calls otherwise is not that function, so a later check (the hidden one after the
-        # visible one) replays only these
+        # earlier failed check that named one (or could not be told apart in time): a mistake that
+        # answered one of its calls otherwise is not that function, so a later check (the hidden
+        # one after the visible one) replays only these
         self.consistent: dict[str, set[str]] = {}
         self.deadline = 0.0
 
@@ -286,7 +286,8 @@ class Diagnoser:
                 if differs(student, outs, reference):
                     agree = sum(agrees(o, r, 0, 0) for o, r in zip(outs, reference))
                     matches.append((agree, order, m["key"]))
-        self.consistent[function] = consistent
+        if matches:  # only a diagnosis that named something narrows the next: a replay that was
+            self.consistent[function] = consistent  # not faithful to one call rules out nothing
         return [key for _, _, key in sorted(matches)]
 
 

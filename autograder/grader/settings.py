@@ -29,6 +29,9 @@ LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checke
 SHOWN_OUTPUT_CHARS = 2000  # of a failed visible check's printed lines on its feedback page (verdict.py)
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (distribute.py)
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
+# freezing a student's processes by SIGSTOP (no cgroup v2 freezer): at most this long for every
+# thread to have stopped before the checker's code goes on (cgroup.stopped)
+FREEZE_WAIT = 1.0
 NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
 EMULATION_MODES = ("tpu", "gpu", "none")
 # a Gradescope autograder's notebook time (python -m autograder gradescope): under Gradescope's
