@@ -43,6 +43,20 @@ def load_heldout(lesson):
 
 
 FIRST_HALF = LESSONS[: (len(LESSONS) + 1) // 2]  # tests/test_notebooks_second_half.py has the rest
+# What the other notebook-test files (second half, lesson 05, lesson 06) collect again with their
+# own ``lesson`` fixture: ``from test_notebooks import *``.
+__all__ = [
+    "graded_candidates",
+    "run_under_tpu",
+    "test_student_release_runs_with_only_stub_errors",
+    "test_solution_notebook_under_emulated_tpu_precision",
+    "test_the_grader_gives_the_solution_every_test",
+    "test_every_plausible_wrong_answer_loses_only_its_own_points",
+    "test_every_correct_alternative_gets_full_marks",
+    "test_every_known_mistake_is_named_by_its_failed_checks",
+    "test_held_out_wrong_answers_are_diagnosed",
+    "test_the_grading_seed_reaches_every_random_hidden_test",
+]
 
 
 @pytest.fixture(params=FIRST_HALF)
