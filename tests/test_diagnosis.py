@@ -263,3 +263,71 @@ def test_every_held_out_answer_names_a_mistake_of_the_library(lesson):
     keys = {m.key for m in load(lesson)}
     labelled = [c["key"] for c in load_candidates(path, "HELDOUT")] if path.exists() else []
     assert labelled and set(labelled) <= keys, sorted(set(labelled) - keys)
+
+
+CACHE_PROBE = r"""
+import os, sys, json
+import numpy as np
+import jax, jax.numpy as jnp
+from autograder.grader.jitcache import MemoryCache, install
+
+cache, why = install()
+assert cache is not None, why
+assert install()[0] is cache  # once per process
+x = jnp.arange(8.0)
+first = jax.jit(lambda a: jnp.sin(a) * 2 + 1)(x)  # two Python functions, one program
+stored, misses = len(cache.entries), cache.misses
+second = jax.jit(lambda b: jnp.sin(b) * 2 + 1)(x)
+other = jax.jit(lambda c: jnp.cos(c) * 2 + 1)(x)  # another program: compiled, not found
+print(json.dumps({
+    "stored": stored, "hits": cache.hits, "misses_before": misses, "misses": cache.misses,
+    "same": bool(np.array_equal(first, second)),
+    "right": bool(np.allclose(other, np.cos(np.arange(8.0)) * 2 + 1)),
+    "dir": jax.config.jax_compilation_cache_dir,
+}))
+"""
+
+
+def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk(tmp_path):
+    """jitcache.py: with the cache installed (the checker does where diagnosis is on), a second
+    Python function that lowers to the same program is found in the checker's memory instead of
+    compiled again, and gives the same values; another program is compiled. JAX's cache is not a
+    public API: on the pinned JAX the install must take (a JAX that moved it fails here, not
+    silently slower). Nothing is written to disk: no cache folder is set, no file appears in the
+    folder the process runs in or its TMPDIR."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path), "JAX_PLATFORMS": "cpu"}
+    env.pop("JAX_COMPILATION_CACHE_DIR", None)
+    out = subprocess.run(
+        [sys.executable, "-c", CACHE_PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    print(got)
+    assert got["stored"] >= 1 and got["hits"] >= 1 and got["misses"] > got["misses_before"], got
+    assert got["same"] and got["right"] and got["dir"] is None, got
+    assert not list(tmp_path.iterdir()), "the cache wrote files"
+
+
+def test_the_memory_cache_keeps_its_byte_bound_dropping_the_least_recently_used():
+    """The checker's cache holds at most its bound of compressed executables (COMPILE_CACHE_BYTES):
+    past it the least recently used go; one larger than the bound is not kept."""
+    from autograder.grader.jitcache import MemoryCache
+
+    cache = MemoryCache(limit=10)
+    cache.put("a", b"1234")
+    cache.put("b", b"5678")
+    assert cache.get("a") == b"1234"  # a is now the most recently used
+    cache.put("c", b"90ab")  # 12 bytes > 10: b goes
+    assert cache.get("b") is None and cache.get("a") == b"1234" and cache.get("c") == b"90ab"
+    assert cache.size == 8
+    cache.put("huge", b"x" * 11)  # larger than the whole bound: not kept, nothing dropped
+    assert cache.get("huge") is None and cache.size == 8
+    cache.put("a", b"12")  # replaced, its bytes counted once
+    assert cache.size == 6 and (cache.hits, cache.misses) == (3, 2)

@@ -48,6 +48,9 @@ DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it
 DIAGNOSIS_MEMORY_BYTES = 512 * 2**20
 DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
 DIAGNOSIS_ATOL = 1e-12
+# the checker's own compilations kept in its memory where diagnosis is on (jitcache.py): replays
+# compile the same kernels as the reference and one another
+COMPILE_CACHE_BYTES = 64 * 2**20
 MAX_RECORDED_CALLS = 64  # outermost calls kept per function and test; more: that function is not diagnosed
 MAX_RECORDED_BYTES = 64 * 2**20  # arguments and results kept per test; more: not diagnosed
 

@@ -1,0 +1,104 @@
+"""The checker's compilations, kept in its own memory: what makes a diagnosis affordable.
+
+A diagnosis (diagnose.py) replays a failed check's calls on each known mistake of a function and
+on the reference. Each is a fresh Python function, so ``jax.jit`` traces and XLA compiles its
+kernels again, although most of them are the same program as the reference's or another
+mistake's (lesson 05's policy_table compiles its four policies for each of its 13 mistakes). JAX's
+persistent compilation cache is addressed by the content of the program (a hash of the lowered
+module, the compile options and the backend), so identical programs compile once.
+
+Its usual store is a folder on disk, which this grader will not use: a compiled executable found
+there would run in the trusted checker, and where the student's process has no namespaces of its
+own (sandbox.py's fallback) a folder the checker can write is one the student's process may reach.
+Here the store is a dict in the checker's memory, filled only by the checker's own compilations
+and gone with it: nothing a student writes can enter it, and an entry is found only by the hash of
+the program that produced it. It is installed only where diagnosis is on (``Settings.diagnose``),
+so ``--no-diagnose`` grades exactly as before.
+
+The store plugs into ``jax._src.compilation_cache`` (JAX's ``CacheInterface``), which is not a
+public API: ``install`` checks the names it needs and, where a JAX lacks them, installs nothing and
+says why (diagnosis is then slower, never different). tests/test_diagnosis.py checks that the
+pinned JAX takes it and that a second compilation of the same program is found in it.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+
+from .settings import COMPILE_CACHE_BYTES
+
+
+class MemoryCache:
+    """At most ``limit`` bytes of compressed executables by key, least recently used out first."""
+
+    _path = "<the checker's memory>"  # what JAX's log line names as the cache's place
+
+    def __init__(self, limit: int = COMPILE_CACHE_BYTES):
+        self.limit, self.size = limit, 0
+        self.entries: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        self.hits = self.misses = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            value = self.entries.get(key)
+            if value is None:
+                self.misses += 1
+                return None
+            self.entries.move_to_end(key)
+            self.hits += 1
+            return value
+
+    def put(self, key: str, value: bytes) -> None:
+        if not isinstance(value, bytes) or len(value) > self.limit:
+            return
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= len(old)
+            self.entries[key] = value
+            self.size += len(value)
+            while self.size > self.limit:
+                _, dropped = self.entries.popitem(last=False)
+                self.size -= len(dropped)
+
+
+_installed: MemoryCache | None = None
+
+
+def install(limit: int = COMPILE_CACHE_BYTES) -> tuple[MemoryCache | None, str]:
+    """Make JAX keep this process's compilations in a MemoryCache: (the cache, "") or (None, why
+    not). Once per process; a second call returns the first cache."""
+    global _installed
+    if _installed is not None:
+        return _installed, ""
+    try:
+        import jax
+        from jax._src import compilation_cache as cc
+        from jax._src.compilation_cache_interface import CacheInterface
+    except ImportError as exc:
+        return None, f"this JAX has no compilation cache to plug into ({exc})"
+    needed = ("_cache", "_cache_initialized", "_cache_checked", "_cache_used", "_cache_initialized_mutex")
+    missing = [name for name in needed if not hasattr(cc, name)]
+    if missing or not hasattr(CacheInterface, "get") or not hasattr(CacheInterface, "put"):
+        return None, f"this JAX's compilation cache is not the one known here (missing {missing})"
+
+    class _Store(MemoryCache, CacheInterface):  # JAX's abstract interface, our dict
+        pass
+
+    cache = _Store(limit)
+    try:
+        # every compilation is stored, however quick or small: the replays' kernels are both
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+        jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
+        jax.config.update("jax_enable_compilation_cache", True)
+    except (AttributeError, KeyError, ValueError) as exc:
+        return None, f"this JAX lacks a setting the cache needs ({exc})"
+    with cc._cache_initialized_mutex:
+        cc._cache = cache
+        cc._cache_initialized = True  # JAX never builds its folder cache over ours
+        cc._cache_checked = False  # asked again on the next compilation: now in use
+        cc._cache_used = False
+    _installed = cache
+    return cache, ""
