@@ -280,3 +280,34 @@ def test_the_readme_is_an_adopters_five_minute_read_and_the_guide_covers_every_c
     commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
     for name in commands:
         assert f"autograder {name}" in guide or f"make {name}" in guide, f"`{name}` is explained nowhere"
+
+
+def test_make_compat_runs_every_solution_and_every_lesson_s_student_release():
+    """`make compat` (CI, the newest JAX and the floor) runs each solution with nbmake and each
+    lesson's student-release test, wherever tests/test_notebooks*.py split the lessons: the
+    selection its command line makes is collected here and must hold all six of each."""
+    import sys
+
+    from conftest import LESSONS
+
+    cmd = subprocess.run(
+        ["make", "-n", "--always-make", "compat-newest", "COMPAT_PYTHON=python3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout
+    line = " ".join(cmd.replace("\\\n", " ").splitlines())
+    pytest_args = line.split(" -m pytest ", 1)[1].split(" && ")[0]
+    args = [a.strip("'") for a in re.findall(r"'[^']*'|\S+", pytest_args)]
+    args = [a for a in args if a not in ("-n", "2") and not a.startswith("--dist") and a != "loadfile"]
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout
+    items = [line for line in collected.splitlines() if "::" in line]
+    for lesson in LESSONS:
+        assert f"solutions/{lesson}/{lesson}.ipynb::{lesson}.ipynb" in items, (lesson, items)
+        assert any(f"test_student_release_runs_with_only_stub_errors[{lesson}]" in i for i in items), (lesson, items)
+    assert len(items) == 2 * len(LESSONS), items
