@@ -189,10 +189,6 @@ class Checker:
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
         import tempfile
 
-        if self.diagnoser is not None:  # before the setup: the tests' compilations are the replays' too
-            from .jitcache import install
-
-            install()
         # A test's temporary files (what it computes its expectations from) are the checker's, in a
         # folder the student's process sees read-only; a test that hands the student a folder to
         # write in makes it below GRADING_OUTPUT_ROOT, the student's own (docs/AUTHORING.md).

@@ -38,6 +38,7 @@ import signal
 import sys
 import time
 
+from .jitcache import install
 from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
 from .standins import StudentFunction
 from .settings import (
@@ -241,6 +242,7 @@ class Diagnoser:
         if budget <= 0:
             return []
         self.deadline = time.monotonic() + budget
+        install()  # from the first diagnosis on, the checker's compilations are kept (jitcache.py)
         found = []
         if self.student is not None:
             self.student.replaying = True

@@ -12,12 +12,12 @@ there would run in the trusted checker, and where the student's process has no n
 own (sandbox.py's fallback) a folder the checker can write is one the student's process may reach.
 Here the store is a dict in the checker's memory, filled only by the checker's own compilations
 and gone with it: nothing a student writes can enter it, and an entry is found only by the hash of
-the program that produced it. It is installed only where diagnosis is on (``Settings.diagnose``),
-so ``--no-diagnose`` grades exactly as before.
+the program that produced it. A checker installs it at its first diagnosis (diagnose.py), so a
+notebook whose checks all pass, and any run with ``--no-diagnose``, grades exactly as before.
 
 The store plugs into ``jax._src.compilation_cache`` (JAX's ``CacheInterface``), which is not a
 public API: ``install`` checks the names it needs and, where a JAX lacks them, installs nothing and
-says why (diagnosis is then slower, never different). tests/test_diagnosis.py checks that the
+returns why (diagnosis is then slower, never different). tests/test_diagnosis.py checks that the
 pinned JAX takes it and that a second compilation of the same program is found in it.
 """
 
