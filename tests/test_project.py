@@ -286,15 +286,18 @@ def test_make_compat_runs_every_solution_and_every_lesson_s_student_release():
     """`make compat` (CI, the newest JAX and the floor) runs each solution with nbmake and each
     lesson's student-release test, wherever tests/test_notebooks*.py split the lessons: the
     selection its command line makes is collected here and must hold all six of each."""
+    import os
     import sys
 
     from conftest import LESSONS
 
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}  # under make test
     cmd = subprocess.run(
-        ["make", "-n", "--always-make", "compat-newest", "COMPAT_PYTHON=python3"],
+        ["make", "-n", "--no-print-directory", "--always-make", "compat-newest", "COMPAT_PYTHON=python3"],
         cwd=ROOT,
         capture_output=True,
         text=True,
+        env=env,
     ).stdout
     line = " ".join(cmd.replace("\\\n", " ").splitlines())
     pytest_args = line.split(" -m pytest ", 1)[1].split(" && ")[0]
