@@ -269,17 +269,23 @@ CACHE_PROBE = r"""
 import os, sys, json
 import numpy as np
 import jax, jax.numpy as jnp
-from autograder.grader.jitcache import MemoryCache, install
+from autograder.grader.jitcache import MemoryCache, install, kept
 
 cache, why = install()
 assert cache is not None, why
 assert install()[0] is cache  # once per process
 x = jnp.arange(8.0)
-first = jax.jit(lambda a: jnp.sin(a) * 2 + 1)(x)  # two Python functions, one program
-stored, misses = len(cache.entries), cache.misses
-second = jax.jit(lambda b: jnp.sin(b) * 2 + 1)(x)
-other = jax.jit(lambda c: jnp.cos(c) * 2 + 1)(x)  # another program: compiled, not found
+with kept() as in_use:
+    assert in_use is cache
+    first = jax.jit(lambda a: jnp.sin(a) * 2 + 1)(x)  # two Python functions, one program
+    stored, misses = len(cache.entries), cache.misses
+    second = jax.jit(lambda b: jnp.sin(b) * 2 + 1)(x)
+    other = jax.jit(lambda c: jnp.cos(c) * 2 + 1)(x)  # another program: compiled, not found
+inside = (len(cache.entries), cache.hits, cache.misses)
+outside = jax.jit(lambda d: jnp.sin(d) * 2 + 1)(x)  # after kept(): compiled, neither found nor kept
+again = jax.jit(lambda e: jnp.tanh(e) + 3)(x)
 print(json.dumps({
+    "outside_untouched": inside == (len(cache.entries), cache.hits, cache.misses),
     "stored": stored, "hits": cache.hits, "misses_before": misses, "misses": cache.misses,
     "same": bool(np.array_equal(first, second)),
     "right": bool(np.allclose(other, np.cos(np.arange(8.0)) * 2 + 1)),
@@ -289,9 +295,10 @@ print(json.dumps({
 
 
 def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk(tmp_path):
-    """jitcache.py: with the cache installed (the checker does where diagnosis is on), a second
-    Python function that lowers to the same program is found in the checker's memory instead of
-    compiled again, and gives the same values; another program is compiled. JAX's cache is not a
+    """jitcache.py: while the cache serves (a diagnosis's replays), a second Python function that
+    lowers to the same program is found in the checker's memory instead of compiled again, and
+    gives the same values; another program is compiled. After it, compilations are neither found
+    nor kept (no check's outcome may depend on an earlier failure: lesson 04 times a compile). JAX's cache is not a
     public API: on the pinned JAX the install must take (a JAX that moved it fails here, not
     silently slower). Nothing is written to disk: no cache folder is set, no file appears in the
     folder the process runs in or its TMPDIR."""
@@ -312,6 +319,7 @@ def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk
     print(got)
     assert got["stored"] >= 1 and got["hits"] >= 1 and got["misses"] > got["misses_before"], got
     assert got["same"] and got["right"] and got["dir"] is None, got
+    assert got["outside_untouched"], "outside a replay the checker compiles as with no cache"
     assert not list(tmp_path.iterdir()), "the cache wrote files"
 
 

@@ -38,7 +38,7 @@ import signal
 import sys
 import time
 
-from .jitcache import install
+from .jitcache import kept
 from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
 from .standins import StudentFunction
 from .settings import (
@@ -242,14 +242,14 @@ class Diagnoser:
         if budget <= 0:
             return []
         self.deadline = time.monotonic() + budget
-        install()  # from the first diagnosis on, the checker's compilations are kept (jitcache.py)
         found = []
         if self.student is not None:
             self.student.replaying = True
         try:
-            for function, calls in recorded.items():
-                if function in self.by_function and calls and all(c.done for c in calls):
-                    found += self._function(function, calls)
+            with kept():  # the replays' compilations, kept for one another (jitcache.py)
+                for function, calls in recorded.items():
+                    if function in self.by_function and calls and all(c.done for c in calls):
+                        found += self._function(function, calls)
         finally:
             if self.student is not None:
                 self.student.replaying = False

@@ -12,8 +12,10 @@ there would run in the trusted checker, and where the student's process has no n
 own (sandbox.py's fallback) a folder the checker can write is one the student's process may reach.
 Here the store is a dict in the checker's memory, filled only by the checker's own compilations
 and gone with it: nothing a student writes can enter it, and an entry is found only by the hash of
-the program that produced it. A checker installs it at its first diagnosis (diagnose.py), so a
-notebook whose checks all pass, and any run with ``--no-diagnose``, grades exactly as before.
+the program that produced it. It serves only while a diagnosis replays (``kept``, diagnose.py):
+outside, the checker compiles exactly as with no cache, so no check's outcome depends on whether
+an earlier one failed (lesson 04's warm-up check times a compilation in the checker: a cache hit
+there would make its bound more lenient). A run with ``--no-diagnose`` never installs it.
 
 The store plugs into ``jax._src.compilation_cache`` (JAX's ``CacheInterface``), which is not a
 public API: ``install`` checks the names it needs and, where a JAX lacks them, installs nothing and
@@ -24,6 +26,7 @@ pinned JAX takes it and that a second compilation of the same program is found i
 from __future__ import annotations
 
 import collections
+import contextlib
 import threading
 
 from .settings import COMPILE_CACHE_BYTES
@@ -96,9 +99,28 @@ def install(limit: int = COMPILE_CACHE_BYTES) -> tuple[MemoryCache | None, str]:
     except (AttributeError, KeyError, ValueError) as exc:
         return None, f"this JAX lacks a setting the cache needs ({exc})"
     with cc._cache_initialized_mutex:
-        cc._cache = cache
+        cc._cache = None  # served only inside kept()
         cc._cache_initialized = True  # JAX never builds its folder cache over ours
         cc._cache_checked = False  # asked again on the next compilation: now in use
         cc._cache_used = False
     _installed = cache
     return cache, ""
+
+
+@contextlib.contextmanager
+def kept():
+    """While it lasts, this process's compilations are kept in and found in its MemoryCache (the
+    cache, or None where this JAX cannot take one); after it, none is found or kept."""
+    cache, _ = install()
+    if cache is None:
+        yield None
+        return
+    from jax._src import compilation_cache as cc
+
+    with cc._cache_initialized_mutex:
+        cc._cache = cache
+    try:
+        yield cache
+    finally:
+        with cc._cache_initialized_mutex:
+            cc._cache = None
