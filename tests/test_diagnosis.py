@@ -164,6 +164,28 @@ def test_a_later_check_replays_only_the_mistakes_an_earlier_one_could_not_tell_a
     assert "00_l:f:raises" not in replayed and "00_l:f:reference-again" not in replayed, replayed
 
 
+def test_each_answer_tries_the_calls_known_to_be_quick_first(tmp_path, monkeypatch):
+    """A match needs every call, so the order of a replay's calls changes only its cost: each
+    answer tries first the calls some answer has already replayed quickly (Diagnoser.cost), then
+    those no answer has run, in the test's order. A mistake that a quick call tells apart never
+    runs the slow one; what is named is the same."""
+    d, work = diagnoser(tmp_path, "raises", "reference-again", "triples")
+    slow, quick = np.arange(3.0), np.ones(3)
+    r = Recorder(d.functions(), str(work), str(work.parent / "inputs"))
+    for x in (slow, quick):
+        call = r.before("f", (x,), {}, None)
+        r.returned("f", call, x * 3, plain_copy((x,)))
+    prints = [c.key() for c in r.calls["f"]]
+    d.cost = {prints[0]: 4.0, prints[1]: 0.001}  # as an earlier check measured them
+    ran = []
+    real = d._run
+    monkeypatch.setattr(d, "_run", lambda key, f, src, call, fp: ran.append((key, fp)) or real(key, f, src, call, fp))
+    assert d.diagnose(r.calls, 60.0) == ["00_l:f:triples"]
+    assert [fp for key, fp in ran if key == "00_l:f:raises"] == [prints[1]], "told apart by the quick call alone"
+    assert [fp for key, fp in ran if key == "00_l:f:reference-again"] == [prints[1]]
+    assert [fp for key, fp in ran if key == "00_l:f:triples"] == [prints[1], prints[0]], "then the slow one"
+
+
 def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
     d, work = diagnoser(tmp_path, "in-place")
 
@@ -282,10 +304,13 @@ with kept() as in_use:
     second = jax.jit(lambda b: jnp.sin(b) * 2 + 1)(x)
     other = jax.jit(lambda c: jnp.cos(c) * 2 + 1)(x)  # another program: compiled, not found
 inside = (len(cache.entries), cache.hits, cache.misses)
+from jax._src import compilation_cache as cc
+packed_again = cc.compress_executable(b"x" * 100) != b"x" * 100  # JAX's own packing is back
 outside = jax.jit(lambda d: jnp.sin(d) * 2 + 1)(x)  # after kept(): compiled, neither found nor kept
 again = jax.jit(lambda e: jnp.tanh(e) + 3)(x)
 print(json.dumps({
     "outside_untouched": inside == (len(cache.entries), cache.hits, cache.misses),
+    "packed_again": packed_again,
     "stored": stored, "hits": cache.hits, "misses_before": misses, "misses": cache.misses,
     "same": bool(np.array_equal(first, second)),
     "right": bool(np.allclose(other, np.cos(np.arange(8.0)) * 2 + 1)),
@@ -320,6 +345,7 @@ def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk
     assert got["stored"] >= 1 and got["hits"] >= 1 and got["misses"] > got["misses_before"], got
     assert got["same"] and got["right"] and got["dir"] is None, got
     assert got["outside_untouched"], "outside a replay the checker compiles as with no cache"
+    assert got["packed_again"], "JAX's compression is its own again after the replays"
     assert not list(tmp_path.iterdir()), "the cache wrote files"
 
 
@@ -339,3 +365,46 @@ def test_the_memory_cache_keeps_its_byte_bound_dropping_the_least_recently_used(
     assert cache.get("huge") is None and cache.size == 8
     cache.put("a", b"12")  # replaced, its bytes counted once
     assert cache.size == 6 and (cache.hits, cache.misses) == (3, 2)
+
+
+def test_the_store_holds_a_replays_alarm_back_while_it_changes():
+    """Red team: a replay's SIGALRM raised between two lines of the store's put left its byte count
+    wrong or its lock held (every later replay's compile then waited for its own alarm). The alarm
+    is held back while the store changes and delivered right after."""
+    import signal
+
+    from autograder.grader.jitcache import MemoryCache, _no_alarm
+
+    class Alarm(Exception):
+        pass
+
+    def ring(signum, frame):
+        raise Alarm
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    reached = []
+    try:
+        with pytest.raises(Alarm):
+            with _no_alarm():
+                signal.raise_signal(signal.SIGALRM)
+                reached.append("the rest of the change")
+        cache = MemoryCache(limit=100)
+        cache.put("a", b"1234")
+        assert cache.lock.acquire(blocking=False), "the lock is free after a put"
+        cache.lock.release()
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert reached == ["the rest of the change"]
+
+
+def test_the_checker_never_reads_a_folder_of_compiled_programs(monkeypatch, tmp_path):
+    """Red team: JAX_COMPILATION_CACHE_DIR in the grader's environment reached the checker, which
+    would then load executables from a folder that, in the fallback without namespaces, the
+    student's process may write. The checker's environment leaves it out."""
+    from autograder.grader.spawn import checker_env
+
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    env = checker_env(tmp_path / "home", "tpu")
+    assert "JAX_COMPILATION_CACHE_DIR" not in env
+    assert env["JAX_PLATFORMS"] == "cpu" and env["HOME"] == str(tmp_path / "home") and env["COURSE_EMULATE"] == "tpu"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import signal
 import threading
 
 from .settings import COMPILE_CACHE_BYTES
@@ -44,7 +45,7 @@ class MemoryCache:
         self.lock = threading.Lock()
 
     def get(self, key: str):
-        with self.lock:
+        with _no_alarm(), self.lock:
             value = self.entries.get(key)
             if value is None:
                 self.misses += 1
@@ -56,7 +57,7 @@ class MemoryCache:
     def put(self, key: str, value: bytes) -> None:
         if not isinstance(value, bytes) or len(value) > self.limit:
             return
-        with self.lock:
+        with _no_alarm(), self.lock:
             old = self.entries.pop(key, None)
             if old is not None:
                 self.size -= len(old)
@@ -65,6 +66,20 @@ class MemoryCache:
             while self.size > self.limit:
                 _, dropped = self.entries.popitem(last=False)
                 self.size -= len(dropped)
+
+
+@contextlib.contextmanager
+def _no_alarm():
+    """SIGALRM (a replay's time limit, diagnose.py) held back while the store changes: an alarm
+    raised between two of its lines would leave its byte count wrong or its lock held."""
+    held = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if held:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    try:
+        yield
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
 
 
 _installed: MemoryCache | None = None
@@ -82,7 +97,15 @@ def install(limit: int = COMPILE_CACHE_BYTES) -> tuple[MemoryCache | None, str]:
         from jax._src.compilation_cache_interface import CacheInterface
     except ImportError as exc:
         return None, f"this JAX has no compilation cache to plug into ({exc})"
-    needed = ("_cache", "_cache_initialized", "_cache_checked", "_cache_used", "_cache_initialized_mutex")
+    needed = (
+        "_cache",
+        "_cache_initialized",
+        "_cache_checked",
+        "_cache_used",
+        "_cache_initialized_mutex",
+        "compress_executable",
+        "decompress_executable",
+    )
     missing = [name for name in needed if not hasattr(cc, name)]
     if missing or not hasattr(CacheInterface, "get") or not hasattr(CacheInterface, "put"):
         return None, f"this JAX's compilation cache is not the one known here (missing {missing})"
@@ -117,10 +140,19 @@ def kept():
         return
     from jax._src import compilation_cache as cc
 
+    # stored as serialized, not compressed: zlib on a program with large constants took seconds
+    # of C code that a replay's alarm cannot interrupt (the bound is on bytes either way)
+    packing = cc.compress_executable, cc.decompress_executable
     with cc._cache_initialized_mutex:
         cc._cache = cache
+        cc.compress_executable = cc.decompress_executable = _as_is
     try:
         yield cache
     finally:
         with cc._cache_initialized_mutex:
             cc._cache = None
+            cc.compress_executable, cc.decompress_executable = packing
+
+
+def _as_is(data: bytes) -> bytes:
+    return data

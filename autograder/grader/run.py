@@ -31,7 +31,7 @@ from ..textsafe import printable
 from .submissions import parse_notebook
 from .verdict import decide
 from .wire import HEADER_SIZE, WireError, frame_length, parse, write_frame
-from .spawn import start_checker
+from .spawn import checker_env, start_checker
 from .workdir import new_job_dir, release_job_dir
 
 
@@ -164,15 +164,7 @@ def _session(
                 references=[list(c) for c in plan.references] if plan.mistakes else [],
                 mistakes=plan.mistakes if settings.diagnose else [],
             )
-            # The checker's own home, configuration and working folder: none of them a student's.
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER"))}
-            env.update(
-                HOME=str(home),
-                TMPDIR=str(home / "tmp"),
-                MPLBACKEND="agg",
-                MPLCONFIGDIR=str(home / ".mpl"),
-                COURSE_EMULATE=settings.emulation,
-            )
+            env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
             proc = start_checker(env, str(home), settings.checker_memory_bytes, job_dir / "checker.log")
             running.append(proc)

@@ -135,6 +135,27 @@ def stop_zygotes() -> None:
         _ZYGOTES.popitem()[1].close()
 
 
+def checker_env(home: Path, emulation: str) -> dict:
+    """The checker's environment: this worker's, with the checker's own home, configuration and
+    working folder (none of them a student's), and no folder of compiled programs
+    (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the fallback without
+    namespaces, would run its executables in the checker (its compilations stay in its memory,
+    jitcache.py)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER", "JAX_COMPILATION_CACHE"))
+    }
+    env.update(
+        HOME=str(home),
+        TMPDIR=str(home / "tmp"),
+        MPLBACKEND="agg",
+        MPLCONFIGDIR=str(home / ".mpl"),
+        COURSE_EMULATE=emulation,
+    )
+    return env
+
+
 def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
     """A checker process reading its job on stdin and writing events on stdout."""
     if hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and os.environ.get(NO_ZYGOTE_ENV) != "1":
