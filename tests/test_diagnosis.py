@@ -164,28 +164,6 @@ def test_a_later_check_replays_only_the_mistakes_an_earlier_one_could_not_tell_a
     assert "00_l:f:raises" not in replayed and "00_l:f:reference-again" not in replayed, replayed
 
 
-def test_each_answer_tries_the_calls_known_to_be_quick_first(tmp_path, monkeypatch):
-    """A match needs every call, so the order of a replay's calls changes only its cost: each
-    answer tries first the calls some answer has already replayed quickly (Diagnoser.cost), then
-    those no answer has run, in the test's order. A mistake that a quick call tells apart never
-    runs the slow one; what is named is the same."""
-    d, work = diagnoser(tmp_path, "raises", "reference-again", "triples")
-    slow, quick = np.arange(3.0), np.ones(3)
-    r = Recorder(d.functions(), str(work), str(work.parent / "inputs"))
-    for x in (slow, quick):
-        call = r.before("f", (x,), {}, None)
-        r.returned("f", call, x * 3, plain_copy((x,)))
-    prints = [c.key() for c in r.calls["f"]]
-    d.cost = {prints[0]: 4.0, prints[1]: 0.001}  # as an earlier check measured them
-    ran = []
-    real = d._run
-    monkeypatch.setattr(d, "_run", lambda key, f, src, call, fp: ran.append((key, fp)) or real(key, f, src, call, fp))
-    assert d.diagnose(r.calls, 60.0) == ["00_l:f:triples"]
-    assert [fp for key, fp in ran if key == "00_l:f:raises"] == [prints[1]], "told apart by the quick call alone"
-    assert [fp for key, fp in ran if key == "00_l:f:reference-again"] == [prints[1]]
-    assert [fp for key, fp in ran if key == "00_l:f:triples"] == [prints[1], prints[0]], "then the slow one"
-
-
 def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
     d, work = diagnoser(tmp_path, "in-place")
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import resource
 import signal
@@ -143,9 +142,6 @@ class Diagnoser:
         self.ns: dict | None = None
         self.functions_of: dict[str, object] = {}  # a mistake's key -> its function (None: broken)
         self.cache: dict[tuple[str, str], object] = {}  # (answer, call's fingerprint) -> result
-        # a call's fingerprint -> the quickest any answer replayed it in: each answer tries the
-        # calls known to be quick first, so most wrong answers are told apart by a cheap one
-        self.cost: dict[str, float] = {}
         # per function, the mistakes that agreed with the student's function on every call of an
         # earlier failed check that named one (or could not be told apart in time): a mistake that
         # answered one of its calls otherwise is not that function, so a later check (the hidden
@@ -205,7 +201,6 @@ class Diagnoser:
         if left <= 0:
             return UNFINISHED  # not cached: the budget, not the answer, ended it
         outcome = UNFINISHED
-        started = time.monotonic()
         previous = signal.signal(signal.SIGALRM, _alarm)
         try:
             signal.setitimer(signal.ITIMER_REAL, left)
@@ -222,7 +217,6 @@ class Diagnoser:
             signal.signal(signal.SIGALRM, previous)
         if outcome is not UNFINISHED or left == DIAGNOSIS_CALL_SECONDS:
             self.cache[(key, fingerprint)] = outcome
-        self.cost[fingerprint] = min(self.cost.get(fingerprint, math.inf), time.monotonic() - started)
         return outcome
 
     def _call(self, key: str, function: str, source: str | None, call: Call) -> tuple[str, object]:
@@ -275,16 +269,14 @@ class Diagnoser:
         for order, m in enumerate(self.by_function[function]):
             if earlier is not None and m["key"] not in earlier:
                 continue
-            # the quickest calls first (a match needs every call, so the order changes only what
-            # it costs); calls no answer has run yet come last, in the test's order
-            outs = [None] * len(calls)
-            for i in sorted(range(len(calls)), key=lambda i: self.cost.get(prints[i], math.inf)):
-                out = mask(self._run(m["key"], function, m["source"], calls[i], prints[i]))
+            outs = []
+            for call, fp, theirs in zip(calls, prints, student):
+                out = mask(self._run(m["key"], function, m["source"], call, fp))
                 if out[0] == "unfinished":
                     consistent.add(m["key"])  # not told apart: it stays a candidate
-                if not agrees(student[i], out):
+                if not agrees(theirs, out):
                     break
-                outs[i] = out
+                outs.append(out)
             else:
                 consistent.add(m["key"])
                 if reference is None:
