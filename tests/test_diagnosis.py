@@ -164,6 +164,28 @@ def test_a_later_check_replays_only_the_mistakes_an_earlier_one_could_not_tell_a
     assert "00_l:f:raises" not in replayed and "00_l:f:reference-again" not in replayed, replayed
 
 
+def test_the_reference_goes_first_and_a_mistake_is_tried_first_where_the_student_is_wrong(tmp_path, monkeypatch):
+    """A failed check may call a function the student got right (a test of mx_matmul quantizes its
+    inputs with the student's mx_quantize): its outcomes are exactly the reference's on every call,
+    so no mistake can be theirs and differ from it, and none is replayed. Otherwise each mistake is
+    replayed first on the calls where the student's outcome is not the reference's: one that is
+    right there is told apart in one replay. Either way the names are those of every-call matching."""
+    d, work = diagnoser(tmp_path, "reference-again", "raises", "triples-too", "triples")
+    replayed = []
+    real = d._run
+    monkeypatch.setattr(d, "_run", lambda key, *a: replayed.append((key, a[2].args[0][0])) or real(key, *a))
+    assert diagnose(d, work, lambda x: np.asarray(x) * 2, inputs=(np.zeros(3), np.ones(3))) == []
+    assert {key for key, _ in replayed} == {"reference:f"}, replayed
+    replayed.clear()
+    # right on the first call (zeros: 0 * 3 is 0 * 2), wrong on the second (ones)
+    named = diagnose(d, work, lambda x: np.asarray(x) * 3, inputs=(np.zeros(3), np.ones(3)))
+    assert named == ["00_l:f:triples-too", "00_l:f:triples"]
+    mistakes = [(key, x) for key, x in replayed if not key.startswith("reference")]
+    assert mistakes[:2] == [("00_l:f:reference-again", 1.0), ("00_l:f:raises", 1.0)], mistakes
+    assert ("00_l:f:reference-again", 0.0) not in mistakes and ("00_l:f:raises", 0.0) not in mistakes
+    assert {("00_l:f:triples", 0.0), ("00_l:f:triples", 1.0)} <= set(mistakes), "a match is tried on every call"
+
+
 def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
     d, work = diagnoser(tmp_path, "in-place")
 

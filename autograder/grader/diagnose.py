@@ -2,10 +2,14 @@
 
 When a test fails on the student's answer (not a timeout, a limit or a death: those are not
 graded), each function it called (recording.Recorder: the outermost calls, plain data) is replayed
-here on each of its known wrong answers (solutions/<lesson>/mistakes.py) and on the reference. A
+here on the reference and on each of its known wrong answers (solutions/<lesson>/mistakes.py). A
 mistake MATCHES when, on every call, its result is the student's (recording.same) and it differs
 from the reference on at least one call; matches are named most specific first (the fewest calls
 where it agrees with the reference), several joined by "or". Nothing matches: nothing is said.
+The reference is replayed first: where the student's outcomes are exactly the reference's on every
+call (a function the failed check called that is right), no mistake can match and none is
+replayed; otherwise each mistake is tried first on the calls where the student's outcome is not
+the reference's, where a mistake that is right there is told apart on its first replay.
 
 What runs where:
 - The mistakes and the references run in a namespace of their own, built from the lesson's setup,
@@ -262,32 +266,34 @@ class Diagnoser:
         timings = self.by_function[function][0].get("timings", [])
         mask = (lambda o: (o[0], untimed(o[1], timings))) if timings else (lambda o: o)
         student = [mask(("raised", c.raised) if c.raised else ("ok", c.result)) for c in calls]
-        reference = None
+        reference = [mask(self._run("reference:" + function, function, None, c, fp)) for c, fp in zip(calls, prints)]
+        if any(r[0] == "unfinished" for r in reference):
+            return []  # the reference did not finish: no answer can be said to differ from it
+        if all(agrees(s, r, 0, 0) for s, r in zip(student, reference)):
+            return []  # the student's outcomes are the reference's: no mistake can be theirs and differ from it
+        # the calls where the student's outcome is not the reference's first: a mistake that is
+        # right on one of them is told apart on its first replay (a match needs every call, so
+        # the order changes only the cost)
+        order = sorted(range(len(calls)), key=lambda i: agrees(student[i], reference[i]))
         matches = []
         earlier = self.consistent.get(function)
         consistent = set()
-        for order, m in enumerate(self.by_function[function]):
+        for rank, m in enumerate(self.by_function[function]):
             if earlier is not None and m["key"] not in earlier:
                 continue
-            outs = []
-            for call, fp, theirs in zip(calls, prints, student):
-                out = mask(self._run(m["key"], function, m["source"], call, fp))
+            outs = [None] * len(calls)
+            for i in order:
+                out = mask(self._run(m["key"], function, m["source"], calls[i], prints[i]))
                 if out[0] == "unfinished":
                     consistent.add(m["key"])  # not told apart: it stays a candidate
-                if not agrees(theirs, out):
+                if not agrees(student[i], out):
                     break
-                outs.append(out)
+                outs[i] = out
             else:
                 consistent.add(m["key"])
-                if reference is None:
-                    reference = [
-                        mask(self._run("reference:" + function, function, None, c, fp)) for c, fp in zip(calls, prints)
-                    ]
-                if any(r[0] == "unfinished" for r in reference):
-                    return []  # the reference did not finish: no answer can be said to differ from it
                 if differs(student, outs, reference):
                     agree = sum(agrees(o, r, 0, 0) for o, r in zip(outs, reference))
-                    matches.append((agree, order, m["key"]))
+                    matches.append((agree, rank, m["key"]))
         if matches:  # only a diagnosis that named something narrows the next: a replay that was
             self.consistent[function] = consistent  # not faithful to one call rules out nothing
         return [key for _, _, key in sorted(matches)]
