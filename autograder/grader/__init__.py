@@ -14,6 +14,7 @@ events.py       what the checker tells its worker, typed (Ready, Start, Restart,
 recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
 diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker
 jitcache.py     the checker's compilations kept in its memory, so replays compile a program once
+replayed.py     replays' outcomes a worker keeps for its next checkers: a visible check replays once
 variants.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
 remote.py       one student process from the checker: frames, calls, callbacks, restarts
 faults.py       what can end a call to it (timeout, death, changed inputs, a sandbox that fails)

@@ -96,7 +96,7 @@ class Checker:
         self.diagnoser = None  # diagnose.py: only where the lesson has known mistakes to replay
         if s.get("diagnose", True) and job.mistakes:
             cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
-            self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student)
+            self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student, known=job.known, share=job.share)
             self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
     def _work_folder_over(self) -> str:
@@ -258,6 +258,9 @@ class Checker:
             self.emit(events.Tested(index, state, ename, evalue, seconds, output, student, diagnosing))
             if diagnosing:  # after its record: nothing here changes the test's result
                 self.emit(events.Diagnosed(index, self.diagnose()))
+                fresh = self.diagnoser.take_fresh()
+                if fresh:  # for this worker's next checkers of the lesson (replayed.py)
+                    self.emit(events.Replayed(fresh))
         if job.variants:  # authoring only (lessoncheck): never in a grading run
             from .variants import run_variant
 

@@ -6,10 +6,8 @@ here on the reference and on each of its known wrong answers (solutions/<lesson>
 mistake MATCHES when, on every call, its result is the student's (recording.same) and it differs
 from the reference on at least one call; matches are named most specific first (the fewest calls
 where it agrees with the reference), several joined by "or". Nothing matches: nothing is said.
-The reference is replayed first: where the student's outcomes are exactly the reference's on every
-call (a function the failed check called that is right), no mistake can match and none is
-replayed; otherwise each mistake is tried first on the calls where the student's outcome is not
-the reference's, where a mistake that is right there is told apart on its first replay.
+The reference goes first: a function whose outcomes are exactly its own on every call replays no
+mistake; otherwise a mistake is tried first where the student's outcome is not the reference's.
 
 What runs where:
 - The mistakes and the references run in a namespace of their own, built from the lesson's setup,
@@ -25,11 +23,9 @@ What runs where:
   A mistake that hangs, returns something that is not plain data, or raises where the student's
   call returned, does not match; where the student's call raised, a match raises the same
   exception type with the same message (what the student's process sent back).
-- Functions whose calls cannot be replayed soundly are named in autograder.mistakes.NOT_DIAGNOSED
-  (timing, side effects) and are never diagnosed; where a result holds timings beside data
-  (autograder.mistakes.TIMINGS: lesson 05's policy_table, median_ms), those values are compared by
-  kind only and the rest as any other result; a function that only times others (TIMERS: lesson
-  05's benchmark) answers with zeros in a replay instead of timing.
+- Never diagnosed: autograder.mistakes.NOT_DIAGNOSED (timing, side effects). TIMINGS (lesson 05's
+  policy_table's median_ms) are compared by kind only; TIMERS (lesson 05's benchmark) answer
+  replays with zeros instead of timing.
 """
 
 from __future__ import annotations
@@ -43,6 +39,7 @@ import sys
 import time
 
 from .jitcache import kept
+from .replayed import Exchange
 from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
 from .standins import StudentFunction
 from .settings import (
@@ -134,10 +131,22 @@ class Diagnoser:
     """The checker's diagnosis: ``base`` (the checker's namespace after the lesson's setup, set
     before the first test) and ``cells`` (label, code: the instructor's definitions and the
     reference answers) build the trusted namespace; ``mistakes`` are dicts with ``key``,
-    ``function``, ``source`` and ``timings``, in the library's order."""
+    ``function``, ``source`` and ``timings``, in the library's order. ``known``: outcomes other
+    checkers of this worker computed, taken instead of replaying; with ``share``, the "ok" outcomes
+    this one computes go to the worker (``take_fresh``; replayed.Exchange)."""
 
-    def __init__(self, cells: list, mistakes: list[dict], student_folder: str, student=None, base: dict | None = None):
+    def __init__(
+        self,
+        cells: list,
+        mistakes: list[dict],
+        student_folder: str,
+        student=None,
+        base: dict | None = None,
+        known: list | None = None,
+        share: bool = False,
+    ):
         self.cells, self.student_folder, self.student = cells, student_folder, student
+        self.exchange = Exchange(known, share)  # outcomes other checkers of this worker computed
         self.base = dict(base or {})
         self.by_function: dict[str, list[dict]] = {}
         self.timers = {name: r for m in mistakes for name, r in m.get("timers", {}).items()}
@@ -201,6 +210,10 @@ class Diagnoser:
         ("unfinished", None): it ran past its time, or the diagnosis's budget ended first."""
         if (key, fingerprint) in self.cache:
             return self.cache[(key, fingerprint)]
+        value = self.exchange.take(key, fingerprint)  # another checker of this worker replayed it
+        if value is not None:
+            self.cache[(key, fingerprint)] = ("ok", value)
+            return self.cache[(key, fingerprint)]
         left = min(DIAGNOSIS_CALL_SECONDS, self.deadline - time.monotonic())
         if left <= 0:
             return UNFINISHED  # not cached: the budget, not the answer, ended it
@@ -221,7 +234,13 @@ class Diagnoser:
             signal.signal(signal.SIGALRM, previous)
         if outcome is not UNFINISHED or left == DIAGNOSIS_CALL_SECONDS:
             self.cache[(key, fingerprint)] = outcome
+        if outcome[0] == "ok":
+            self.exchange.keep(key, fingerprint, outcome[1])
         return outcome
+
+    def take_fresh(self) -> list[list]:
+        """The outcomes computed since the last call, for events.Replayed."""
+        return self.exchange.fresh()
 
     def _call(self, key: str, function: str, source: str | None, call: Call) -> tuple[str, object]:
         import jax

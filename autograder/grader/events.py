@@ -10,6 +10,8 @@ the watchdog reads only records whose every field it has checked.
               mistakes); ``diagnosing``: a Diagnosed event for it follows
     Diagnosed the known mistakes test ``index``'s failure behaves like (diagnose.py); its record
               is final before: a diagnosis that never ends changes nothing of it
+    Replayed  the outcomes its diagnoses computed (replayed.py): kept by the worker for its next
+              checkers of the lesson, never decoded there
     Variant   authoring only: the tests an author's candidate answer failed (lessoncheck)
     Done      the checker is finished: the student's last stderr lines
 """
@@ -58,6 +60,11 @@ class Diagnosed:
 
 
 @dataclass(frozen=True)
+class Replayed:
+    outcomes: list[list] = field(default_factory=list)  # [answer's key, call's fingerprint, wire JSON]
+
+
+@dataclass(frozen=True)
 class Variant:
     index: int
     failed: list[str] = field(default_factory=list)
@@ -76,11 +83,12 @@ KINDS = {
     "restart": Restart,
     "test": Tested,
     "diagnosed": Diagnosed,
+    "replayed": Replayed,
     "variant": Variant,
     "done": Done,
 }
 _NAMES = {cls: name for name, cls in KINDS.items()}
-Event = Ready | Start | Restart | Tested | Diagnosed | Variant | Done
+Event = Ready | Start | Restart | Tested | Diagnosed | Replayed | Variant | Done
 
 
 def to_frame(event: Event) -> dict:

@@ -89,6 +89,8 @@ class CheckerJob:
     variants: list = field(default_factory=list)  # authoring only (lessoncheck): answers swapped in
     references: list = field(default_factory=list)  # [label, code]: the source's answer cells (diagnosis)
     mistakes: list = field(default_factory=list)  # {"key", "function", "source"}: known wrong answers
+    known: list = field(default_factory=list)  # replays' outcomes this worker kept (replayed.py)
+    share: bool = False  # send the outcomes its diagnoses compute back (events.Replayed)
 
     def to_dict(self) -> dict:
         return asdict(self)

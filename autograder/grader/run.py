@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import events
+from . import events, replayed
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
@@ -128,6 +128,13 @@ def _session(
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     checker_starts = 0
     running: list[subprocess.Popen] = []
+    # replays' outcomes this worker keeps for the lesson's checkers (replayed.py): where diagnosis
+    # runs and the student's process has namespaces of its own
+    share = (
+        replayed.scope(plan.setup, plan.checker_cells, plan.references, plan.mistakes, settings.emulation)
+        if settings.diagnose and plan.mistakes and not variants and replayed.shareable()
+        else None
+    )
     job_dir = new_job_dir()
     try:
         while (
@@ -163,6 +170,8 @@ def _session(
                 ],
                 references=[list(c) for c in plan.references] if plan.mistakes else [],
                 mistakes=plan.mistakes if settings.diagnose else [],
+                known=replayed.known(share),
+                share=share is not None,
             )
             env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
@@ -216,6 +225,8 @@ def _session(
                     if event.index == diagnosing:  # the test's record is final: only its diagnosis added
                         records[event.index].mistakes = list(event.mistakes)
                         diagnosing = None
+                elif isinstance(event, events.Replayed):
+                    replayed.absorb(share, event.outcomes)
                 elif isinstance(event, events.Variant):
                     pending = [var for var in variants if "result" not in var]
                     pending[0]["result"] = {
