@@ -6,6 +6,7 @@ import json
 
 import nbformat
 import numpy as np
+import pytest
 
 from autograder.grader import events, replayed
 from autograder.grader.diagnose import Diagnoser
@@ -97,6 +98,42 @@ def test_the_store_keeps_its_bounds_and_only_outcomes():
     assert replayed.known("scope") == []
 
 
+def test_a_jax_array_and_a_numpy_array_are_different_calls():
+    """Red team: lesson 06's overwrites-input mistake writes into a NumPy argument and cannot into a
+    JAX one, so the arguments after the call differ; a call's fingerprint (the key of every kept
+    outcome) tells the kinds apart, and a weakly typed JAX value from a strongly typed one."""
+    import jax.numpy as jnp
+
+    from autograder.grader.recording import Call
+
+    key = lambda x: Call((x,), {}, None).key()  # noqa: E731
+    values = np.arange(4, dtype=np.float32)
+    assert key(values) == key(values.copy())
+    assert key(values) != key(jnp.asarray(values))
+    assert key(jnp.asarray(2.0)) != key(jnp.asarray(2.0, jnp.float32)), "weak type"
+
+
+def test_a_worker_keeps_a_bounded_number_of_lessons():
+    replayed.forget()
+    try:
+        for i in range(replayed.MAX_SCOPES + 3):
+            replayed.absorb(f"scope{i}", [["k", "fp", i]])
+        assert replayed.known("scope0") == [] and replayed.known("scope2") == []
+        assert replayed.known(f"scope{replayed.MAX_SCOPES + 2}") == [["k", "fp", replayed.MAX_SCOPES + 2]]
+        assert len(replayed._STORES) == replayed.MAX_SCOPES
+    finally:
+        replayed.forget()
+
+
+def test_an_outcome_too_large_to_share_is_not_even_encoded(tmp_path, monkeypatch):
+    from autograder.grader import replayed as module
+
+    exchange = module.Exchange([], share=True)
+    monkeypatch.setattr(module, "Encoder", lambda: pytest.fail("encoded"))
+    exchange.keep("k", "fp", (np.zeros(module.SHARED_OUTCOME_BYTES, np.uint8), ()))
+    assert exchange.fresh() == []
+
+
 def test_the_scope_is_the_lessons_code_and_the_emulation():
     base = ("setup", [["c", "x = 1"]], [["r", "def f(): pass"]], [{"key": "l:f:a", "source": "def f(): 1"}])
     one = replayed.scope(*base, "tpu")
@@ -144,7 +181,26 @@ def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
     if not replayed.shareable():
         assert sent == {"first": [], "second": []}, "nothing is kept without the sandbox's namespaces"
         return
-    first = {(k, fp) for k, fp, _ in sent["first"]}
-    again = [(k, fp) for k, fp, _ in sent["second"] if (k, fp) in first]
-    assert first, "the first checker sent the outcomes of its replays"
-    assert again == [], f"the second checker computed again what the first had: {again}"
+    assert sent["first"], "the first checker sent the outcomes of its visible check's replays"
+    # the second student's visible check makes the same calls: it takes them all and computes
+    # none again; its hidden check's calls draw from its own seed, so it sends those to nobody
+    assert sent["second"] == [], [k for k, _, _ in sent["second"]]
+
+
+def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(monkeypatch):
+    """Red team: the worker decides to share from its own probe of bubblewrap; a checker whose
+    probe then fails (a timeout under load) would run the student in the fallback, able to reach
+    the event pipe whose outcomes the worker keeps. Its launch fails instead: the grader's fault
+    (Ready.grader_fault, no grade), never a shared outcome and never a zero."""
+    from types import SimpleNamespace
+
+    from autograder.grader import checker
+
+    launched = SimpleNamespace(namespaced=False)
+    monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
+    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", settings={"emulation": "none"}, share=True)
+    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
+    with pytest.raises(OSError, match="bubblewrap"):
+        checker.Checker._launch(fake)
+    job.share = False
+    assert checker.Checker._launch(fake) is launched, "without sharing the fallback stays as it was"

@@ -106,7 +106,7 @@ class Checker:
             return f"file limit reached ({type(exc).__name__})"
 
     def _launch(self):
-        return sandbox.prepare(
+        launch = sandbox.prepare(
             Path(self.job.job_dir) / "student",
             self.workdir,
             self.limits,
@@ -114,6 +114,10 @@ class Checker:
             self.job.settings["emulation"],
             self.inputs,
         )
+        if self.job.share and not launch.namespaced:  # the worker's probe and this one's differ:
+            # its outcomes are shared only where the student cannot write this checker's event pipe
+            raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
+        return launch
 
     def run_cell(self, label: str, code: str) -> tuple[str, str, str, str]:
         """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
@@ -205,6 +209,10 @@ class Checker:
             self.run_cell(label, code)
         if self.diagnoser is not None:  # the lesson's state before any test: what replays start from
             self.diagnoser.base = dict(self.ns)
+        # replays' outcomes go to the worker (replayed.py) from visible checks only (a hidden check's
+        # calls draw from this notebook's seed: never asked for again), and only after a whole setup
+        # (one cut short under load is not the lesson's state)
+        sharing = job.share and setup_state == "ok"
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
@@ -257,9 +265,10 @@ class Checker:
             diagnosing = not happened and self.diagnosable(state, ename)
             self.emit(events.Tested(index, state, ename, evalue, seconds, output, student, diagnosing))
             if diagnosing:  # after its record: nothing here changes the test's result
+                self.diagnoser.exchange.share = sharing and not test.get("hidden")
                 self.emit(events.Diagnosed(index, self.diagnose()))
                 fresh = self.diagnoser.take_fresh()
-                if fresh:  # for this worker's next checkers of the lesson (replayed.py)
+                if fresh:  # for this worker's next checkers of the lesson
                     self.emit(events.Replayed(fresh))
         if job.variants:  # authoring only (lessoncheck): never in a grading run
             from .variants import run_variant

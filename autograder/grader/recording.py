@@ -100,8 +100,11 @@ def fingerprint(value) -> str:
                 feed(x)
             h.update(b">")
         elif isinstance(v, np.ndarray) or is_jax_array(v):
+            # a JAX array is not a NumPy one to an answer that writes its argument in place (lesson
+            # 06's overwrites-input) or promotes by its weak type: the kind is part of the call
+            kind = ("jax weak " if getattr(v, "weak_type", False) else "jax ") if is_jax_array(v) else ""
             a = np.asarray(v)
-            h.update(f"[{a.dtype} {a.shape}]".encode())
+            h.update(f"[{kind}{a.dtype} {a.shape}]".encode())
             h.update(np.ascontiguousarray(a).tobytes())
         else:
             h.update(f"({type(v).__name__} {v!r})".encode())

@@ -6,8 +6,9 @@ references and mistakes, under the run's precision emulation) and of the call (i
 arguments, matmul precision and input files' digests: recording.Call.key), never of the student
 whose check failed. A visible check makes the same calls for every student, so a worker keeps the
 outcomes its checkers computed and hands them, with each later job of the same lesson, to its next
-checkers, which take them instead of replaying (diagnose.Diagnoser's ``known``). A hidden check's
-calls draw from the notebook's seed: they are kept too, and are simply not asked for again.
+checkers, which take them instead of replaying (diagnose.Diagnoser's ``known``). Only visible
+checks' outcomes are handed on: a hidden check's calls draw from the notebook's seed (never asked
+for again, and nothing seed-drawn travels to another student's job).
 
 What is kept: "ok" outcomes only (a result and the arguments after the call). A timeout or a
 MemoryError depends on the machine's load and the checker's memory, not on the call, so those stay
@@ -20,7 +21,9 @@ feedback name a wrong mistake (never a point: a diagnosis only adds names to a r
 final). It cannot where the student's process has namespaces of its own (bubblewrap: its only
 channel is two pipes to its checker), so outcomes are shared only there (``shareable``); under
 sandbox.py's fallback each checker keeps its own. Bounded: SHARED_OUTCOME_BYTES an outcome,
-SHARED_OUTCOMES_BYTES a lesson in one worker, least recently used out first.
+SHARED_OUTCOMES_BYTES a lesson in one worker (the oldest out first), MAX_SCOPES lessons. A checker
+whose student's process is not namespaced although its worker's probe said it would be stops as
+the grader's fault (checker.py), and one whose setup did not finish shares nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from .wire import Decoder, Encoder
 
 
 class Store:
-    """One lesson's kept outcomes in one worker: (answer's key, call's fingerprint) -> wire JSON."""
+    """One lesson's kept outcomes in one worker: (answer's key, call's fingerprint) -> wire JSON,
+    the oldest kept out first (the worker does not learn which ones a checker took)."""
 
     def __init__(self, limit: int = SHARED_OUTCOMES_BYTES):
         self.limit, self.size = limit, 0
@@ -93,6 +97,13 @@ class Exchange:
     def keep(self, key: str, fingerprint: str, value) -> None:
         if not self.share:
             return
+        from .recording import size_of
+
+        try:  # base64 makes 3 bytes 4: a value larger than this never fits, so it is not encoded
+            if size_of(value) * 4 // 3 > SHARED_OUTCOME_BYTES:
+                return
+        except Exception:  # noqa: BLE001
+            return
         try:
             encoded = Encoder()(value)
             size = len(json.dumps([key, fingerprint, encoded], allow_nan=False, separators=(",", ":")))
@@ -108,7 +119,8 @@ class Exchange:
         return out
 
 
-_STORES: dict[str, Store] = {}  # this worker's, by lesson scope
+_STORES: collections.OrderedDict[str, Store] = collections.OrderedDict()  # this worker's, by lesson scope
+MAX_SCOPES = 8  # a long-lived (Dask) worker sees the lessons' later versions: the oldest goes
 _LOCK = threading.Lock()  # a Dask worker grades on a thread pool
 
 
@@ -137,7 +149,12 @@ def absorb(key: str | None, items) -> int:
     if key is None:
         return 0
     with _LOCK:
-        return _STORES.setdefault(key, Store()).absorb(items)
+        if key not in _STORES:
+            _STORES[key] = Store()
+            while len(_STORES) > MAX_SCOPES:
+                _STORES.popitem(last=False)
+        _STORES.move_to_end(key)
+        return _STORES[key].absorb(items)
 
 
 def forget() -> None:

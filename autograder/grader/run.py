@@ -179,7 +179,13 @@ def _session(
             running.append(proc)
             checker_starts += 1
             try:
-                write_frame(proc.stdin.fileno(), job.to_dict())
+                message = job.to_dict()
+                try:
+                    write_frame(proc.stdin.fileno(), message)
+                except WireError:  # over the frame's cap with the kept outcomes: sent without them
+                    if not job.known:
+                        raise
+                    write_frame(proc.stdin.fileno(), {**message, "known": []})
             except OSError:  # the checker is gone already: its events (none) say so below
                 pass
             proc.stdin.close()

@@ -52,7 +52,7 @@ DIAGNOSIS_ATOL = 1e-12
 # compile the same kernels as the reference and one another
 COMPILE_CACHE_BYTES = 64 * 2**20
 # replays' outcomes kept across one worker's checkers (replayed.py): one outcome at most this many
-# bytes of wire JSON, one lesson's at most that many (least recently used out first); each job of
+# bytes of wire JSON, one lesson's at most that many (the oldest out first); each job of
 # the lesson carries them to its checker
 SHARED_OUTCOME_BYTES = 256 * 2**10
 SHARED_OUTCOMES_BYTES = 4 * 2**20
