@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from autograder.grader import events, replayed
+from autograder.grader.settings import SHARED_OUTCOME_LESSONS
 from autograder.grader.diagnose import Diagnoser
 from autograder.grader.recording import Recorder, plain_copy
 from autograder.grader.wire import Decoder, Encoder
@@ -116,11 +117,11 @@ def test_a_jax_array_and_a_numpy_array_are_different_calls():
 def test_a_worker_keeps_a_bounded_number_of_lessons():
     replayed.forget()
     try:
-        for i in range(replayed.MAX_SCOPES + 3):
+        for i in range(SHARED_OUTCOME_LESSONS + 3):
             replayed.absorb(f"scope{i}", [["k", "fp", i]])
         assert replayed.known("scope0") == [] and replayed.known("scope2") == []
-        assert replayed.known(f"scope{replayed.MAX_SCOPES + 2}") == [["k", "fp", replayed.MAX_SCOPES + 2]]
-        assert len(replayed._STORES) == replayed.MAX_SCOPES
+        assert replayed.known(f"scope{SHARED_OUTCOME_LESSONS + 2}") == [["k", "fp", SHARED_OUTCOME_LESSONS + 2]]
+        assert len(replayed._STORES) == SHARED_OUTCOME_LESSONS
     finally:
         replayed.forget()
 

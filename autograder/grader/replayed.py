@@ -21,7 +21,7 @@ feedback name a wrong mistake (never a point: a diagnosis only adds names to a r
 final). It cannot where the student's process has namespaces of its own (bubblewrap: its only
 channel is two pipes to its checker), so outcomes are shared only there (``shareable``); under
 sandbox.py's fallback each checker keeps its own. Bounded: SHARED_OUTCOME_BYTES an outcome,
-SHARED_OUTCOMES_BYTES a lesson in one worker (the oldest out first), MAX_SCOPES lessons. A checker
+SHARED_OUTCOMES_BYTES a lesson in one worker (the oldest out first), SHARED_OUTCOME_LESSONS lessons. A checker
 whose student's process is not namespaced although its worker's probe said it would be stops as
 the grader's fault (checker.py), and one whose setup did not finish shares nothing.
 """
@@ -33,7 +33,7 @@ import hashlib
 import json
 import threading
 
-from .settings import SHARED_OUTCOME_BYTES, SHARED_OUTCOMES_BYTES
+from .settings import SHARED_OUTCOME_BYTES, SHARED_OUTCOME_LESSONS, SHARED_OUTCOMES_BYTES
 from .wire import Decoder, Encoder
 
 
@@ -120,7 +120,6 @@ class Exchange:
 
 
 _STORES: collections.OrderedDict[str, Store] = collections.OrderedDict()  # this worker's, by lesson scope
-MAX_SCOPES = 8  # a long-lived (Dask) worker sees the lessons' later versions: the oldest goes
 _LOCK = threading.Lock()  # a Dask worker grades on a thread pool
 
 
@@ -151,7 +150,7 @@ def absorb(key: str | None, items) -> int:
     with _LOCK:
         if key not in _STORES:
             _STORES[key] = Store()
-            while len(_STORES) > MAX_SCOPES:
+            while len(_STORES) > SHARED_OUTCOME_LESSONS:
                 _STORES.popitem(last=False)
         _STORES.move_to_end(key)
         return _STORES[key].absorb(items)

@@ -56,6 +56,7 @@ COMPILE_CACHE_BYTES = 64 * 2**20
 # the lesson carries them to its checker
 SHARED_OUTCOME_BYTES = 256 * 2**10
 SHARED_OUTCOMES_BYTES = 4 * 2**20
+SHARED_OUTCOME_LESSONS = 8  # lessons (versions) a worker keeps outcomes for; a long-lived Dask worker's oldest go
 MAX_RECORDED_CALLS = 64  # outermost calls kept per function and test; more: that function is not diagnosed
 MAX_RECORDED_BYTES = 64 * 2**20  # arguments and results kept per test; more: not diagnosed
 
