@@ -145,15 +145,15 @@ def test_the_scope_is_the_lessons_code_and_the_emulation():
 
 
 def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
-    """Graded for real (lesson 02), two students with the same wrong answer in one worker: the
+    """Graded for real (lesson 01), two students with the same wrong answer in one worker: the
     first one's checker sends its outcomes, the second one's takes them and computes none of the
     visible check's again; both are named the same mistake. Where the student's process has no
     namespaces (the fallback), nothing is kept."""
     from autograder.grader.run import Lesson, grade_notebook
     from autograder.grader.settings import Settings
 
-    lesson = "02_matmul_accumulation"
-    mistake = next(m for m in load(lesson) if m.visible_fails)  # its visible check fails too
+    lesson = "01_number_formats"
+    mistake = next(m for m in load(lesson) if m.id == "truncates")  # its visible check fails too
     nb = fill_answers(student_nb(lesson), source_nb(lesson), {mistake.function: mistake.source})
     committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
     the_lesson = Lesson(
