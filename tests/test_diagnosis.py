@@ -107,7 +107,7 @@ MISTAKES = {
 
 def diagnoser(tmp_path, *keys):
     work = tmp_path / "work"
-    work.mkdir(exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
     (work / "answer.txt").write_text("what the student wrote")
     setup = f"STUDENT_FILE = {str(work / 'answer.txt')!r}\nOUT_FILE = {str(tmp_path / 'out.txt')!r}\n"
     mistakes = [{"key": f"00_l:f:{k}", "function": "f", "source": MISTAKES[k]} for k in keys]
@@ -184,6 +184,30 @@ def test_the_reference_goes_first_and_a_mistake_is_tried_first_where_the_student
     assert mistakes[:2] == [("00_l:f:reference-again", 1.0), ("00_l:f:raises", 1.0)], mistakes
     assert ("00_l:f:reference-again", 0.0) not in mistakes and ("00_l:f:raises", 0.0) not in mistakes
     assert {("00_l:f:triples", 0.0), ("00_l:f:triples", 1.0)} <= set(mistakes), "a match is tried on every call"
+
+
+def test_a_later_check_replays_the_reference_only_as_far_as_a_single_candidate_needs(tmp_path, monkeypatch):
+    """After an earlier check narrowed the candidates to one, the later check replays it first and
+    the reference only up to the first call that shows the candidate differs from it; with several
+    candidates, the reference on every call (they are ranked by their agreement with it)."""
+    d, work = diagnoser(tmp_path, "raises", "triples")
+    assert diagnose(d, work, lambda x: np.asarray(x) * 3) == ["00_l:f:triples"]
+    replayed = []
+    real = d._call
+    monkeypatch.setattr(d, "_call", lambda key, *a: replayed.append((key, float(a[2].args[0][0]))) or real(key, *a))
+    later = (np.full(3, 1.0), np.full(3, 2.0), np.full(3, 5.0))
+    assert diagnose(d, work, lambda x: np.asarray(x) * 3, inputs=later) == ["00_l:f:triples"]
+    assert [x for key, x in replayed if key == "reference:f"] == [1.0], replayed
+    assert [x for key, x in replayed if key == "00_l:f:triples"] == [1.0, 2.0, 5.0], "a match needs every call"
+    two, work = diagnoser(tmp_path / "two", "triples-too", "triples")
+    assert diagnose(two, work, lambda x: np.asarray(x) * 3) == ["00_l:f:triples-too", "00_l:f:triples"]
+    replayed.clear()
+    real_two = two._call
+    monkeypatch.setattr(
+        two, "_call", lambda key, *a: replayed.append((key, float(a[2].args[0][0]))) or real_two(key, *a)
+    )
+    assert diagnose(two, work, lambda x: np.asarray(x) * 3, inputs=later) == ["00_l:f:triples-too", "00_l:f:triples"]
+    assert [x for key, x in replayed if key == "reference:f"] == [1.0, 2.0, 5.0], replayed
 
 
 def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):

@@ -6,8 +6,9 @@ here on the reference and on each of its known wrong answers (solutions/<lesson>
 mistake MATCHES when, on every call, its result is the student's (recording.same) and it differs
 from the reference on at least one call; matches are named most specific first (the fewest calls
 where it agrees with the reference), several joined by "or". Nothing matches: nothing is said.
-The reference goes first: a function whose outcomes are exactly its own on every call replays no
-mistake; otherwise a mistake is tried first where the student's outcome is not the reference's.
+A function's first diagnosis replays the reference first: outcomes exactly its own on every call
+replay no mistake, else a mistake is tried first where the student's outcome is not the reference's.
+A later one replays the few candidates left first, the reference only as far as a match needs.
 
 What runs where:
 - The mistakes and the references run in a namespace of their own, built from the lesson's setup,
@@ -40,14 +41,12 @@ import time
 
 from .jitcache import kept
 from .replayed import Exchange
-from .recording import Call, Unreplayable, described, path_digest, plain_copy, same
+from .recording import Call, Unreplayable, agrees, described, differs, path_digest, plain_copy, untimed
 from .standins import StudentFunction
 from .settings import (
-    DIAGNOSIS_ATOL,
     DIAGNOSIS_CALL_SECONDS,
     DIAGNOSIS_MARGIN,
     DIAGNOSIS_MEMORY_BYTES,
-    DIAGNOSIS_RTOL,
     DIAGNOSIS_SECONDS,
 )
 
@@ -285,18 +284,21 @@ class Diagnoser:
         timings = self.by_function[function][0].get("timings", [])
         mask = (lambda o: (o[0], untimed(o[1], timings))) if timings else (lambda o: o)
         student = [mask(("raised", c.raised) if c.raised else ("ok", c.result)) for c in calls]
-        reference = [mask(self._run("reference:" + function, function, None, c, fp)) for c, fp in zip(calls, prints)]
-        if any(r[0] == "unfinished" for r in reference):
-            return []  # the reference did not finish: no answer can be said to differ from it
-        if all(agrees(s, r, 0, 0) for s, r in zip(student, reference)):
-            return []  # the student's outcomes are the reference's: no mistake can be theirs and differ from it
-        # the calls where the student's outcome is not the reference's first: a mistake that is
-        # right on one of them is told apart on its first replay (a match needs every call, so
-        # the order changes only the cost)
-        order = sorted(range(len(calls)), key=lambda i: agrees(student[i], reference[i]))
-        matches = []
+
+        def reference(i: int) -> tuple:  # replayed once a call (the cache), when first needed
+            return mask(self._run("reference:" + function, function, None, calls[i], prints[i]))
+
+        order = list(range(len(calls)))
         earlier = self.consistent.get(function)
-        consistent = set()
+        if earlier is None:  # the whole library: the reference first, to rule it out or order it
+            if any(reference(i)[0] == "unfinished" for i in order):
+                return []  # the reference did not finish: no answer can be said to differ from it
+            if all(agrees(s, reference(i), 0, 0) for i, s in enumerate(student)):
+                return []  # the student's outcomes are the reference's: no mistake can be theirs and differ
+            # where the student is wrong first: a mistake right there is told apart on its first replay
+            order.sort(key=lambda i: agrees(student[i], reference(i)))
+        # else the few an earlier check could not tell apart go first, the reference as far as needed
+        candidates, consistent = [], set()  # (rank, key, outcomes) agreeing with the student on every call
         for rank, m in enumerate(self.by_function[function]):
             if earlier is not None and m["key"] not in earlier:
                 continue
@@ -310,41 +312,17 @@ class Diagnoser:
                 outs[i] = out
             else:
                 consistent.add(m["key"])
-                if differs(student, outs, reference):
-                    agree = sum(agrees(o, r, 0, 0) for o, r in zip(outs, reference))
-                    matches.append((agree, rank, m["key"]))
+                candidates.append((rank, m["key"], outs))
+        if len(candidates) > 1 and any(reference(i)[0] == "unfinished" for i in order):
+            return []  # several: each is ranked by its agreement with the reference on every call
+        matches = []
+        for rank, key, outs in candidates:
+            shown = differs(student, outs, reference)  # one candidate: up to the first call that shows it
+            if shown is None:
+                return []  # the reference did not finish
+            if shown:
+                agree = sum(agrees(o, reference(i), 0, 0) for i, o in enumerate(outs)) if len(candidates) > 1 else 0
+                matches.append((agree, rank, key))
         if matches:  # only a diagnosis that named something narrows the next: a replay that was
             self.consistent[function] = consistent  # not faithful to one call rules out nothing
         return [key for _, _, key in sorted(matches)]
-
-
-def untimed(value, keys: list[str]):
-    """``value`` with each dict's ``keys`` (timings) replaced by their kind: compared by kind only."""
-    if type(value) in (list, tuple):
-        return type(value)(untimed(v, keys) for v in value)
-    if type(value) is dict:
-        return {k: f"<timing: {type(v).__name__}>" if k in keys else untimed(v, keys) for k, v in value.items()}
-    return value
-
-
-def agrees(a: tuple, b: tuple, rtol: float = DIAGNOSIS_RTOL, atol: float = DIAGNOSIS_ATOL) -> bool:
-    """Two outcomes of one call, ("ok", result) or ("raised", "Type: message"): both returned the
-    same results (recording.same), or both raised the same exception with the same message."""
-    if a[0] != b[0] or a[0] == "unfinished":
-        return False
-    return a[1] == b[1] if a[0] == "raised" else same(a[1], b[1], rtol, atol)
-
-
-def differs(student: list, outs: list, reference: list) -> bool:
-    """Whether a mistake whose outcomes ``outs`` agree with the student's (within the tolerance)
-    names what the student did wrong: they are the student's exactly and differ from the
-    reference's on some call, or they differ from the reference's beyond the tolerance on a call
-    where the student's do too. (A correct answer can match no mistake: its outcomes are the
-    reference's exactly, or within the tolerance wherever such a mistake's are not.)"""
-    exact = all(agrees(s, o, 0, 0) for s, o in zip(student, outs))
-    for s, o, r in zip(student, outs, reference):
-        if exact and not agrees(o, r, 0, 0):
-            return True
-        if not agrees(o, r) and not agrees(s, r):
-            return True
-    return False

@@ -1,6 +1,7 @@
 """What a test's calls to the student's functions were, kept so that diagnose.py can replay them,
-and when two results are "the same" (``same``: one small pure function, unit-tested in
-tests/test_grader_core.py).
+when two results are "the same" (``same``: one small pure function, unit-tested in
+tests/test_grader_core.py), and when two outcomes of a call agree and a mistake's differ from the
+reference's (``agrees``, ``differs``: what diagnose.py decides a match with).
 
 A ``Recorder`` keeps, per test cell, the (args, kwargs, result) of each OUTERMOST call per
 function (standins.StudentFunction calls it): copies of plain data only, taken before the call
@@ -297,3 +298,41 @@ def _same(a, b, rtol: float, atol: float) -> bool:
     if kind == "text":
         return str(a) == str(b)
     return _close(np.asarray(a), np.asarray(b), rtol, atol)
+
+
+# -- outcomes of one call (("ok", result) | ("raised", "Type: message")), compared -----------------
+def untimed(value, keys: list[str]):
+    """``value`` with each dict's ``keys`` (timings) replaced by their kind: compared by kind only."""
+    if type(value) in (list, tuple):
+        return type(value)(untimed(v, keys) for v in value)
+    if type(value) is dict:
+        return {k: f"<timing: {type(v).__name__}>" if k in keys else untimed(v, keys) for k, v in value.items()}
+    return value
+
+
+def agrees(a: tuple, b: tuple, rtol: float = DIAGNOSIS_RTOL, atol: float = DIAGNOSIS_ATOL) -> bool:
+    """Two outcomes of one call, ("ok", result) or ("raised", "Type: message"): both returned the
+    same results (recording.same), or both raised the same exception with the same message."""
+    if a[0] != b[0] or a[0] == "unfinished":
+        return False
+    return a[1] == b[1] if a[0] == "raised" else same(a[1], b[1], rtol, atol)
+
+
+def differs(student: list, outs: list, reference) -> bool | None:
+    """Whether a mistake whose outcomes ``outs`` agree with the student's (within the tolerance)
+    names what the student did wrong: they are the student's exactly and differ from the
+    reference's on some call, or they differ from the reference's beyond the tolerance on a call
+    where the student's do too. (A correct answer can match no mistake: its outcomes are the
+    reference's exactly, or within the tolerance wherever such a mistake's are not.) ``reference``
+    gives call i's outcome, asked for in order up to the first call that shows it; None: one of
+    those did not finish."""
+    exact = all(agrees(s, o, 0, 0) for s, o in zip(student, outs))
+    for i, (s, o) in enumerate(zip(student, outs)):
+        r = reference(i)
+        if r[0] == "unfinished":
+            return None
+        if exact and not agrees(o, r, 0, 0):
+            return True
+        if not agrees(o, r) and not agrees(s, r):
+            return True
+    return False
