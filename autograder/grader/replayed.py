@@ -33,6 +33,7 @@ import hashlib
 import json
 import threading
 
+from .recording import size_of
 from .settings import SHARED_OUTCOME_BYTES, SHARED_OUTCOME_LESSONS, SHARED_OUTCOMES_BYTES
 from .wire import Decoder, Encoder
 
@@ -97,14 +98,9 @@ class Exchange:
     def keep(self, key: str, fingerprint: str, value) -> None:
         if not self.share:
             return
-        from .recording import size_of
-
-        try:  # base64 makes 3 bytes 4: a value larger than this never fits, so it is not encoded
+        try:  # base64 makes 3 bytes 4: a value larger than the cap never fits, so it is not encoded
             if size_of(value) * 4 // 3 > SHARED_OUTCOME_BYTES:
                 return
-        except Exception:  # noqa: BLE001
-            return
-        try:
             encoded = Encoder()(value)
             size = len(json.dumps([key, fingerprint, encoded], allow_nan=False, separators=(",", ":")))
         except Exception:  # noqa: BLE001  what cannot cross stays in this checker
