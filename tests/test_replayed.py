@@ -188,20 +188,53 @@ def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
     assert sent["second"] == [], [k for k, _, _ in sent["second"]]
 
 
-def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(monkeypatch):
+@pytest.mark.parametrize("shares", ["outcomes", "programs"])
+def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(monkeypatch, shares):
     """Red team: the worker decides to share from its own probe of bubblewrap; a checker whose
     probe then fails (a timeout under load) would run the student in the fallback, able to reach
-    the event pipe whose outcomes the worker keeps. Its launch fails instead: the grader's fault
-    (Ready.grader_fault, no grade), never a shared outcome and never a zero."""
+    the event pipe whose outcomes the worker keeps, or the folder of compiled replays (native code
+    the next checkers run). Its launch fails instead: the grader's fault (Ready.grader_fault, no
+    grade), never a shared outcome or program and never a zero."""
     from types import SimpleNamespace
 
     from autograder.grader import checker
 
-    launched = SimpleNamespace(namespaced=False)
+    launched = SimpleNamespace(namespaced=False, shown=lambda: [])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
-    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", settings={"emulation": "none"}, share=True)
+    job = SimpleNamespace(
+        job_dir="/nonexistent",
+        repository="/nonexistent",
+        settings={"emulation": "none"},
+        share=shares == "outcomes",
+        compiled="/nonexistent/compiled" if shares == "programs" else "",
+    )
     fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
     with pytest.raises(OSError, match="bubblewrap"):
         checker.Checker._launch(fake)
-    job.share = False
+    job.share, job.compiled = False, ""
     assert checker.Checker._launch(fake) is launched, "without sharing the fallback stays as it was"
+
+
+def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checker(monkeypatch, tmp_path):
+    """Red team: the folder of compiled replays must be none the student's process can see or
+    write (a TMPDIR inside the Python installation, say, which the sandbox binds): a checker whose
+    job names such a folder stops as the grader's fault instead of loading programs from it."""
+    from types import SimpleNamespace
+
+    from autograder.grader import checker
+
+    shown = tmp_path / "venv"
+    launched = SimpleNamespace(namespaced=True, shown=lambda: [str(shown), "/usr"])
+    monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
+    job = SimpleNamespace(
+        job_dir="/nonexistent",
+        repository="/nonexistent",
+        settings={"emulation": "none"},
+        share=True,
+        compiled=str(shown / "tmp" / "compiled"),
+    )
+    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
+    with pytest.raises(OSError, match="shown"):
+        checker.Checker._launch(fake)
+    job.compiled = str(tmp_path / "venv-other" / "compiled")  # a sibling whose name starts the same
+    assert checker.Checker._launch(fake) is launched

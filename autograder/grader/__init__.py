@@ -13,7 +13,8 @@ checker.py      the trusted process: setup, references, tests; every point is de
 events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
 recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
 diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker
-jitcache.py     the checker's compilations kept in its memory, so replays compile a program once
+guard.py        while a replay runs: an audit hook refuses every write and every read of the student's
+jitcache.py     replays' compilations kept in the checker's memory, and (bubblewrap) in a class's folder
 replayed.py     replays' outcomes a worker keeps for its next checkers: a visible check replays once
 variants.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
 remote.py       one student process from the checker: frames, calls, callbacks, restarts

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from . import events, wire
+from . import events, jitcache, wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from .diagnose import Diagnoser
 from .model import CheckerJob
@@ -97,6 +97,7 @@ class Checker:
         if s.get("diagnose", True) and job.mistakes:
             cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
             self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student, known=job.known, share=job.share)
+            jitcache.use(job.compiled)  # the class's compiled replays (jitcache.Folder), where private
             self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
     def _work_folder_over(self) -> str:
@@ -114,9 +115,12 @@ class Checker:
             self.job.settings["emulation"],
             self.inputs,
         )
-        if self.job.share and not launch.namespaced:  # the worker's probe and this one's differ:
-            # its outcomes are shared only where the student cannot write this checker's event pipe
+        if (self.job.share or self.job.compiled) and not launch.namespaced:  # the worker's probe and this
+            # one's differ: outcomes and programs are shared only where the student cannot reach them
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
+        folder = os.path.realpath(self.job.compiled) if self.job.compiled else ""
+        if folder and any(folder == p or folder.startswith(p.rstrip(os.sep) + os.sep) for p in launch.shown()):
+            raise OSError("the folder of compiled replays is inside one the student's process is shown")
         return launch
 
     def run_cell(self, label: str, code: str) -> tuple[str, str, str, str]:

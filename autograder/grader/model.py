@@ -91,6 +91,7 @@ class CheckerJob:
     mistakes: list = field(default_factory=list)  # {"key", "function", "source"}: known wrong answers
     known: list = field(default_factory=list)  # replays' outcomes this worker kept (replayed.py)
     share: bool = False  # send the outcomes its diagnoses compute back (events.Replayed)
+    compiled: str = ""  # the class's folder of compiled replays on this machine (jitcache.Folder)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import events, replayed
+from . import events, jitcache, replayed
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
@@ -128,13 +128,9 @@ def _session(
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     checker_starts = 0
     running: list[subprocess.Popen] = []
-    # replays' outcomes this worker keeps for the lesson's checkers (replayed.py): where diagnosis
-    # runs and the student's process has namespaces of its own
-    share = (
-        replayed.scope(plan.setup, plan.checker_cells, plan.references, plan.mistakes, settings.emulation)
-        if settings.diagnose and plan.mistakes and not variants and replayed.shareable()
-        else None
-    )
+    # replays' outcomes and programs this worker shares among the lesson's checkers (replayed.py,
+    # jitcache.py): where diagnosis runs and the student's process has namespaces of its own
+    share = replayed.lesson_scope(plan, settings, bool(variants))
     job_dir = new_job_dir()
     try:
         while (
@@ -172,6 +168,7 @@ def _session(
                 mistakes=plan.mistakes if settings.diagnose else [],
                 known=replayed.known(share),
                 share=share is not None,
+                compiled=jitcache.worker_folder() if share is not None else "",
             )
             env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none

@@ -187,6 +187,11 @@ class Launch:
     namespaced: bool
     notes: list[str] = field(default_factory=list)
 
+    def shown(self) -> list[str]:
+        """The host folders the student's process is shown (bubblewrap's bind sources)."""
+        binds = ("--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try")
+        return [os.path.realpath(self.argv[i + 1]) for i, a in enumerate(self.argv[:-1]) if a in binds]
+
     def command(self) -> list[str]:
         lim = self.limits
         rlimits = {"RLIMIT_CORE": 0, "RLIMIT_FSIZE": lim.file_bytes, "RLIMIT_NOFILE": lim.open_files}

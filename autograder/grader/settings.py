@@ -51,6 +51,9 @@ DIAGNOSIS_ATOL = 1e-12
 # the checker's own compilations kept in its memory where diagnosis is on (jitcache.py): replays
 # compile the same kernels as the reference and one another
 COMPILE_CACHE_BYTES = 64 * 2**20
+# and across a class's checkers on one machine where the student's process has namespaces of its
+# own: a folder of compiled replays that its workers share (jitcache.Folder), the oldest out first
+COMPILED_FOLDER_BYTES = 512 * 2**20
 # replays' outcomes kept across one worker's checkers (replayed.py): one outcome at most this many
 # bytes of wire JSON, one lesson's at most that many (the oldest out first); each job of
 # the lesson carries them to its checker
