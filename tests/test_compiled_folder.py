@@ -1,4 +1,4 @@
-"""The class's folder of compiled replays (autograder/grader/jitcache.py's Folder): a checker finds
+"""The run's folder of compiled replays (autograder/grader/compiled.py): a checker finds
 the programs an earlier checker of the class compiled, under a replay's own guard and memory cap;
 what the folder holds is checked before it is loaded; it keeps its bound; the grading run makes it
 private and removes it; and a grade hands it to the checker only where bubblewrap hides it from the
@@ -12,8 +12,8 @@ import sys
 import nbformat
 import pytest
 
-from autograder.grader import jitcache
-from autograder.grader.jitcache import Folder, private
+from autograder.grader import compiled, jitcache
+from autograder.grader.compiled import Folder, private
 from autograder.mistakes import load
 from autograder.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
@@ -81,14 +81,14 @@ def test_what_the_folder_holds_is_checked_before_it_is_loaded(tmp_path):
     program, one larger than what is ever written, and a symbolic link are not loaded."""
     folder = tmp_path / "compiled"
     folder.mkdir(mode=0o700)
-    store = Folder(str(folder), limit=8 * 1024)
+    store = Folder(str(folder), limit=64 * 1024)  # a program of at most 1,024 bytes
     store.write("jit_a-123", b"program a")
     assert store.read("jit_a-123") == b"program a"
     assert store.read("jit_b-456") is None, "never written"
     os.replace(store._file("jit_a-123"), store._file("jit_b-456"))  # a's program under b's name
     assert store.read("jit_b-456") is None, "the key it holds is a's"
     with open(store._file("jit_c"), "wb") as f:
-        f.write(b"jit_c\0" + b"x" * 1025)  # more than an eighth of the bound: never written so
+        f.write(b"jit_c\0" + b"x" * 1025)  # more than a program's cap: never written so
     assert store.read("jit_c") is None
     store.write("jit_c", b"y" * 1025)
     assert store.read("jit_c") is None, "too large to share: not written either"
@@ -96,30 +96,75 @@ def test_what_the_folder_holds_is_checked_before_it_is_loaded(tmp_path):
     (folder.parent / "elsewhere").write_bytes(b"jit_d\0planted")
     os.symlink(folder.parent / "elsewhere", store._file("jit_d"))
     assert store.read("jit_d") is None, "a link is not followed"
+    os.mkfifo(store._file("jit_e"))  # a reader that waited on it would hang the checker
+    assert store.read("jit_e") is None, "only a regular file is read"
     assert not list(folder.glob("*.part")), "no half-written file is left"
 
 
+def _fill(path: str, first: int, n: int, limit: int) -> None:
+    store = Folder(path, limit=limit)
+    for i in range(first, first + n):
+        store.write(f"k{i}", bytes(400))
+
+
 def test_the_folder_keeps_its_bound(tmp_path):
-    """Past COMPILED_FOLDER_BYTES (here 4,000 bytes) the oldest written go until three quarters are
-    left; what is already there is counted (another checker's), and a program written once is not
-    written again."""
+    """Past COMPILED_FOLDER_BYTES (here 40,000 bytes) the oldest written go until three quarters
+    are left; what is already there is counted (another checker's), and a program written once is
+    not written again."""
     folder = tmp_path / "compiled"
     folder.mkdir(mode=0o700)
-    earlier = Folder(str(folder), limit=4000)
-    for i in range(6):  # 6 x ~407 bytes by another checker
-        earlier.write(f"k{i}", bytes(400))
-        os.utime(earlier._file(f"k{i}"), (1000 + i, 1000 + i))
-    store = Folder(str(folder), limit=4000)
-    for i in range(6, 12):
+    _fill(str(folder), 0, 60, 40_000)  # 60 x 407 bytes by an earlier checker
+    for i in range(60):
+        os.utime(Folder(str(folder))._file(f"k{i}"), (1000 + i, 1000 + i))
+    store = Folder(str(folder), limit=40_000)
+    for i in range(60, 120):
         store.write(f"k{i}", bytes(400))
-    left = sorted(p.name for p in folder.iterdir())
-    sizes = sum(p.stat().st_size for p in folder.iterdir())
-    assert sizes <= 4000, sizes
-    assert store.read("k0") is None and store.read("k11") == bytes(400), "the oldest went first"
-    assert len(left) >= 7, left
-    before = os.stat(store._file("k11")).st_mtime_ns
-    store.write("k11", bytes(400))
-    assert os.stat(store._file("k11")).st_mtime_ns == before
+    programs = [p for p in folder.iterdir() if not p.name.startswith(".")]
+    assert sum(p.stat().st_size for p in programs) <= 40_000
+    assert store.read("k0") is None and store.read("k119") == bytes(400), "the oldest went first"
+    before = os.stat(store._file("k119")).st_mtime_ns
+    store.write("k119", bytes(400))
+    assert os.stat(store._file("k119")).st_mtime_ns == before
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded")  # the writers touch no thread
+def test_the_bound_holds_for_checkers_writing_at_once(tmp_path):
+    """Red team: each checker counted the folder once and then only its own writes, so four
+    checkers started together filled it to 3.5 times its bound. The count is the run's, kept
+    under the lock every writer holds."""
+    import multiprocessing
+
+    folder = tmp_path / "compiled"
+    folder.mkdir(mode=0o700)
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_fill, args=(str(folder), 1000 * w, 85, 40_000)) for w in range(4)]
+    for p in writers:
+        p.start()
+    for p in writers:
+        p.join(120)
+    assert [p.exitcode for p in writers] == [0, 0, 0, 0]
+    programs = [p for p in folder.iterdir() if not p.name.startswith(".")]
+    used = sum(p.stat().st_size for p in programs)
+    print(f"{len(programs)} programs, {used} bytes")
+    assert 30_000 - 407 <= used <= 40_000 and len(programs) >= 70
+    assert int((folder / ".lock").read_text()) == used, "the ledger is what is there"
+
+
+def test_a_read_or_write_past_the_replays_memory_cap_keeps_nothing_and_raises_nothing(tmp_path):
+    """Red team: under a replay's memory cap a MemoryError escaped Folder.write (leaving its half
+    file) and Folder.read; now each is a program not found or not kept."""
+    from autograder.grader.diagnose import memory_capped
+
+    folder = tmp_path / "compiled"
+    folder.mkdir(mode=0o700)
+    store = Folder(str(folder), limit=64 * 2**30)  # a cap of 1 GiB a program
+    big = bytes(64 * 2**20)
+    store.write("fits", b"small")
+    with memory_capped(extra=32 * 2**20):
+        store.write("big", big)  # key + value copied: past the cap
+        read = [store.read("fits") for _ in range(3)]
+    assert not os.path.exists(store._file("big")) and not list(folder.glob("*.part"))
+    assert read == [b"small"] * 3
 
 
 def test_only_a_private_folder_of_this_user_is_used(tmp_path):
@@ -132,17 +177,17 @@ def test_only_a_private_folder_of_this_user_is_used(tmp_path):
     assert private(str(own)) and not private(str(shared)) and not private(str(tmp_path / "link"))
     assert not private(str(tmp_path / "missing")) and not private("")
     try:
-        assert not jitcache.use(str(shared)) and jitcache._SHARED["folder"] is None
-        assert jitcache.use(str(own)) and jitcache._SHARED["folder"].path == str(own)
+        assert not jitcache.use(str(shared)) and jitcache._FOLDER[0] is None
+        assert jitcache.use(str(own)) and jitcache._FOLDER[0].path == str(own)
     finally:
         jitcache.use("")
 
 
 def test_the_grading_run_makes_the_folder_private_and_removes_it():
-    with jitcache.run_folder(True) as path:
+    with compiled.run_folder(True) as path:
         assert path and private(path) and private(os.path.dirname(path))
     assert not os.path.exists(os.path.dirname(path)), "removed with its job folder"
-    with jitcache.run_folder(False) as none:
+    with compiled.run_folder(False) as none:
         assert none == ""
 
 
@@ -162,8 +207,9 @@ def test_a_grade_hands_the_folder_to_its_checker_only_under_bubblewrap(tmp_path,
     the_lesson = Lesson(lesson, nbformat.writes(source_nb(lesson)), committed, committed, mistakes)
     folder = tmp_path / "compiled"
     folder.mkdir(mode=0o700)
-    monkeypatch.setitem(jitcache._SHARED, "path", "")
-    jitcache.adopt(str(folder))
+    monkeypatch.setitem(compiled._WORKER, "path", "")
+    monkeypatch.setitem(compiled._WORKER, "worker", False)
+    compiled.adopt(str(folder))
     replayed.forget()
     try:
         r = grade_notebook("s1", the_lesson, nbformat.writes(nb).encode(), Settings(jobs=1, emulation="none"), ROOT)
@@ -180,20 +226,47 @@ def test_a_grade_hands_the_folder_to_its_checker_only_under_bubblewrap(tmp_path,
 
 @pytest.mark.parametrize("mode", [0o755, 0o700])
 def test_a_worker_makes_its_own_folder_where_the_runs_is_not_private(tmp_path, monkeypatch, mode):
-    """A Dask worker (no pool initializer) or a run's folder that is not private: the worker makes
-    one of its own, private, once."""
+    """A Dask worker (no pool initializer: ``adopt("")``) or a run's folder that is not private: the
+    worker makes one of its own, private, once. A process that is no worker (the parent's canary
+    grades the solution) names none (red team: it made one left until the parent's exit)."""
     given = tmp_path / "given"
     given.mkdir()
     os.chmod(given, mode)
-    monkeypatch.setitem(jitcache._SHARED, "path", "")
+    monkeypatch.setitem(compiled._WORKER, "path", "")
+    monkeypatch.setitem(compiled._WORKER, "worker", False)
     made = []
     monkeypatch.setattr("atexit.register", lambda *a: None)  # the folder is the test's
-    monkeypatch.setattr(jitcache, "make_folder", lambda: made.append(1) or (tmp_path / "own"))
+    monkeypatch.setattr(compiled, "make_folder", lambda: made.append(1) or (tmp_path / "own"))
     (tmp_path / "own" / "compiled").mkdir(parents=True, mode=0o700)
-    jitcache.adopt(str(given))
-    got = jitcache.worker_folder()
-    assert jitcache.worker_folder() == got
+    assert compiled.worker_folder() == "" and made == [], "no worker: no folder"
+    compiled.adopt(str(given))
+    got = compiled.worker_folder()
+    assert compiled.worker_folder() == got
+    compiled.adopt("")  # a Dask task's: the folder stays
+    assert compiled.worker_folder() == got
     if mode == 0o700:
         assert got == str(given) and made == []
     else:
         assert got == str(tmp_path / "own" / "compiled") and made == [1]
+
+
+def test_what_the_sandbox_binds_is_what_shown_lists(tmp_path):
+    """The checker refuses a folder of compiled replays inside any folder the student's sandbox is
+    shown (``Launch.shown``): on a real launch that is every bind source, resolved."""
+    from autograder.grader import sandbox
+    from autograder.grader.settings import Limits
+
+    if sandbox.bwrap_works():
+        pytest.skip("bubblewrap cannot run here: the fallback binds nothing (and shares no folder)")
+    work, inputs = tmp_path / "work", tmp_path / "inputs"
+    work.mkdir()
+    inputs.mkdir()
+    launch = sandbox.prepare(tmp_path, work, Limits(), ROOT, "none", inputs)
+    try:
+        shown = launch.shown()
+        for folder in (work, work / "tmp", inputs, *sandbox.python_paths(ROOT)):
+            assert os.path.realpath(folder) in shown, folder
+        assert all(os.path.isabs(p) for p in shown)
+    finally:
+        if launch.cgroup is not None:
+            launch.cgroup.remove()

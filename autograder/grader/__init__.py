@@ -14,7 +14,8 @@ events.py       what the checker tells its worker, typed (Ready, Start, Restart,
 recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
 diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker
 guard.py        while a replay runs: an audit hook refuses every write and every read of the student's
-jitcache.py     replays' compilations kept in the checker's memory, and (bubblewrap) in a class's folder
+jitcache.py     replays' compilations kept in the checker's memory, so a program compiles once
+compiled.py     a run's folder of compiled replays its checkers share (bubblewrap only): private, bounded
 replayed.py     replays' outcomes a worker keeps for its next checkers: a visible check replays once
 variants.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
 remote.py       one student process from the checker: frames, calls, callbacks, restarts

@@ -33,7 +33,7 @@ import nbformat
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..mistakes import path_of as mistakes_path
 from ..notebooks import lesson_answer_ids, lessons
-from . import jitcache, overrides, replayed, sandbox
+from . import compiled, overrides, replayed, sandbox
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
 from .model import Job, Result, Status
 from .outputs import write_outputs
@@ -316,14 +316,14 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data, 
 
 def _run_pool(todo, settings, record) -> None:
     jobs = max(1, settings.jobs or os.cpu_count() or 1)
-    # the class's compiled replays, shared by its workers' checkers (jitcache.py): bubblewrap only
-    with jitcache.run_folder(settings.diagnose and replayed.shareable()) as compiled:
-        _pool(todo, jobs, compiled, record)
+    # the run's compiled replays, shared by its workers' checkers (compiled.py): bubblewrap only
+    with compiled.run_folder(settings.diagnose and replayed.shareable()) as folder:
+        _pool(todo, jobs, folder, record)
 
 
-def _pool(todo, jobs: int, compiled: str, record) -> None:
+def _pool(todo, jobs: int, folder: str, record) -> None:
     spawn = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(min(jobs, len(todo)), spawn, initializer=jitcache.adopt, initargs=(compiled,))
+    pool = ProcessPoolExecutor(min(jobs, len(todo)), spawn, initializer=compiled.adopt, initargs=(folder,))
     futures = {pool.submit(grade_job, job): job for job in todo}
     interrupted = False
     try:

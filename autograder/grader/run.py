@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import events, jitcache, replayed
+from . import compiled, events, replayed
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
@@ -168,7 +168,7 @@ def _session(
                 mistakes=plan.mistakes if settings.diagnose else [],
                 known=replayed.known(share),
                 share=share is not None,
-                compiled=jitcache.worker_folder() if share is not None else "",
+                compiled=compiled.worker_folder() if share is not None else "",
             )
             env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none

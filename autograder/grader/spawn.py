@@ -139,8 +139,8 @@ def checker_env(home: Path, emulation: str) -> dict:
     """The checker's environment: this worker's, with the checker's own home, configuration and
     working folder (none of them a student's), and no folder of compiled programs
     (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the fallback without
-    namespaces, would run its executables in the checker (its compilations stay in its memory,
-    jitcache.py)."""
+    namespaces, would run its executables in the checker (its replays' compilations are kept in its
+    memory and, under bubblewrap only, in the run's private folder: jitcache.py, compiled.py)."""
     env = {
         k: v
         for k, v in os.environ.items()
