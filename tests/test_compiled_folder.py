@@ -27,6 +27,9 @@ from autograder.grader.recording import Recorder, plain_copy
 
 folder, work, out = sys.argv[1], sys.argv[2], sys.argv[3]
 assert jitcache.use(folder)
+import jax.numpy as jnp
+jnp.zeros(1).block_until_ready()  # JAX's CPU client and its threads, made by the lesson's setup in a
+# checker: never first inside a replay, whose address-space cap can refuse a thread's stack
 reference = "import jax.numpy as jnp\ndef f(x):\n    return jnp.floor(jnp.asarray(x) * 2.5)\n"
 mistakes = [
     {"key": "00_l:f:ceil", "function": "f", "source": "def f(x):\n    return jnp.ceil(jnp.asarray(x) * 2.5)\n"},
