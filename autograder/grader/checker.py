@@ -119,7 +119,7 @@ class Checker:
             # one's differ: outcomes and programs are shared only where the student cannot reach them
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
         folder = os.path.realpath(self.job.compiled) if self.job.compiled else ""
-        if folder and any(folder == p or folder.startswith(p.rstrip(os.sep) + os.sep) for p in launch.shown()):
+        if folder and any(Path(folder).is_relative_to(p) for p in launch.shown()):
             raise OSError("the folder of compiled replays is inside one the student's process is shown")
         return launch
 

@@ -23,6 +23,7 @@ class run did not (never a point).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import hashlib
@@ -32,6 +33,7 @@ import threading
 
 from . import guard
 from .settings import COMPILED_FOLDER_BYTES
+from .workdir import new_job_dir, release_job_dir
 
 
 class Folder:
@@ -145,10 +147,6 @@ def worker_folder() -> str:
     """The folder this process names in its checkers' jobs: a worker's (the run's, or one of its
     own made once and removed at its exit); "" in a process that is no worker (the parent's
     canary grades the solution, which fails no check)."""
-    import atexit
-
-    from .workdir import release_job_dir
-
     with _LOCK:
         if not _WORKER["worker"]:
             return ""
@@ -163,8 +161,6 @@ def worker_folder() -> str:
 @contextlib.contextmanager
 def run_folder(wanted: bool):
     """A grading run's folder (classrun.py), made where wanted and removed after: its path or ""."""
-    from .workdir import release_job_dir
-
     home = make_folder() if wanted else None
     try:
         yield str(home / "compiled") if home is not None else ""
@@ -176,8 +172,6 @@ def run_folder(wanted: bool):
 def make_folder():
     """A new locked job folder (workdir.py) holding a private folder "compiled"; None where none
     can be made. Its maker removes it (workdir.release_job_dir)."""
-    from .workdir import new_job_dir, release_job_dir
-
     try:
         home = new_job_dir()
     except OSError:
