@@ -87,14 +87,14 @@ def test_the_start_up_line_claims_a_cpu_cap_only_where_one_is_set(monkeypatch, c
         assert "CPU (" not in line and not re.search(r"caps[^;]*\bCPU\b", line), line
 
 
-def test_the_zip_cap_is_said_in_gib(tmp_path, monkeypatch):
+def test_a_students_budget_is_said_in_mib(tmp_path, monkeypatch):
     import zipfile
 
     from autograder.grader import intake
 
-    monkeypatch.setattr(intake, "MAX_ZIP_BYTES", 2**20)  # two 1 MiB members: the second is past it
+    monkeypatch.setattr(intake, "MAX_STUDENT_BYTES", 2**20)  # two 1 MiB notebooks of ada's: the second is past it
     with zipfile.ZipFile(tmp_path / "class.zip", "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in ("ada/a.ipynb", "bob/b.ipynb"):
+        for name in ("ada/a.ipynb", "ada/b.ipynb"):
             zf.writestr(name, b"0" * 2**20)
-    entries, _ = intake.entries(tmp_path / "class.zip")
-    assert [e.bad for e in entries][1] == "past the zip's cap of 1 MiB uncompressed: not read"
+    taken = intake.take(tmp_path / "class.zip", {})
+    assert "ada/b.ipynb: not graded: past 1 MiB of notebooks from one student: not read" in taken.notes

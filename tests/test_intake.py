@@ -157,7 +157,7 @@ def test_scope_is_the_lessons_found_or_asked_and_the_students_asked(tmp_path):
 
 def test_a_hostile_zip_is_read_as_data_and_named(tmp_path, monkeypatch):
     """Zip-slip paths, a symlink member, a bomb (60 MiB of zeros in 60 KiB), a corrupt member and a
-    zip over the total cap: none is read or written anywhere, each is named, the class goes on."""
+    notebook past its student's budget: none is read or written anywhere, each is named, the class goes on."""
     module = intake()
     path = tmp_path / "canvas.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -184,12 +184,45 @@ def test_a_hostile_zip_is_read_as_data_and_named(tmp_path, monkeypatch):
     assert "over 50 MiB: not read" in taken.refused[("cy", ONE)]
     assert "unreadable in the zip" in taken.refused[("dee", ONE)]
     assert set(taken.found) == {("eve", ONE)} and set(os.listdir(tmp_path)) == before
-    monkeypatch.setattr(module, "MAX_ZIP_BYTES", 1000)  # the total cap, small enough to reach here
+    monkeypatch.setattr(module, "MAX_STUDENT_BYTES", 1000)  # a student's budget, small enough to reach here
     taken = module.take(path, known())
-    assert "past the zip's cap" in taken.refused[("eve", ONE)] and not taken.found
+    assert "past 1000 bytes of notebooks from one student" in taken.refused[("eve", ONE)] and not taken.found
     (tmp_path / "fake.zip").write_bytes(b"PK not a zip")
     with pytest.raises(module.IntakeError, match="not a readable zip"):
         module.take(tmp_path / "fake.zip", known())
+
+
+def test_one_uploaders_padding_never_decides_whether_classmates_are_read(tmp_path, monkeypatch):
+    """Issue 42: the budget of bytes read is each student's own, and only notebooks count. Padding
+    in front of two classmates (files that are no notebook, a whole class's worth of them, and one
+    student's notebooks far over their budget) leaves the classmates taken exactly as from the
+    same zip without it; the padder's notebooks past their own budget are named, not read."""
+    module = intake()
+    cap = 200_000  # small caps, as the real ones (1 GiB a student, 50 MiB a notebook) scaled down
+    monkeypatch.setattr(module, "MAX_STUDENT_BYTES", cap, raising=False)
+    monkeypatch.setattr(module, "MAX_ZIP_BYTES", cap, raising=False)  # the old one budget of the zip's
+    monkeypatch.setattr(module, "MAX_NOTEBOOK_BYTES", cap)
+    assert len(text(ONE).encode()) < cap // 2, "a classmate's notebook fits the budget twice"
+    classmates = {f"ada/{ONE}.ipynb": text(ONE), f"bob/Copy of {ONE}.ipynb": text(ONE)}
+
+    def zipped(name: str, padding: dict) -> dict:
+        with zipfile.ZipFile(tmp_path / name, "w", zipfile.ZIP_DEFLATED) as zf:
+            for member, data in {**padding, **classmates}.items():
+                zf.writestr(member, data)
+        taken = module.take(tmp_path / name, known())
+        return {key: sub.read() for key, sub in taken.found.items()}, taken
+
+    plain, _ = zipped("plain.zip", {})
+    padding = {f"mallory/pad{i:02}.bin": bytes(cap - 1) for i in range(41)}  # never notebooks
+    padding |= {f"mallory_4401_99887{i}_pad{i:02}.ipynb": bytes(cap - 1) for i in range(5)}  # Canvas, flat
+    padding |= {f"mallory/{ONE} ({i}).ipynb": bytes(cap - 1) for i in range(5)}  # over her own budget
+    padded, taken = zipped("padded.zip", padding)
+    print(taken.notes, taken.refused)
+    assert set(plain) == {("ada", ONE), ("bob", ONE)}
+    assert {k: v for k, v in padded.items() if k[0] != "mallory"} == plain, "the classmates as without padding"
+    assert not any(s in ("ada", "bob") for s, _ in [*taken.refused, *taken.row_notes])
+    past = [n for n in taken.notes if "past 195.31 KiB of notebooks from one student" in n]
+    assert past and all("mallory" in n for n in past), "only the padder's own notebooks go unread"
 
 
 def test_grade_refuses_an_unknown_lesson_in_one_line(tmp_path, capsys):

@@ -32,10 +32,13 @@ no answer cells), so that its row is an ``error``, never a silent ``missing``. N
   newest (Canvas's submission id, then its resubmission number, then the file's modification time,
   then its name) is graded; the other is named in a printed note and in the graded row's notes;
 - a notebook whose exercises are no lesson's, or two lessons': not graded, named in a note;
-- a zip member that is absolute, has ``..`` or is a symlink, is over MAX_NOTEBOOK_BYTES, is
-  corrupt, or comes after MAX_ZIP_BYTES of members: not read, named in a note; never fatal;
-- a student's notebooks past the first MAX_NOTEBOOKS_PER_STUDENT: not parsed, named in a note
-  (a file among them named like a lesson stands for it as an ``error`` row, as an unreadable one does).
+- a zip member that is absolute, has ``..`` or is a symlink, is over MAX_NOTEBOOK_BYTES or is
+  corrupt: not read, named in a note; never fatal;
+- a student's notebooks past the first MAX_NOTEBOOKS_PER_STUDENT, or past MAX_STUDENT_BYTES of that
+  student's notebooks: not parsed, named in a note (a file among them named like a lesson stands for
+  it as an ``error`` row, as an unreadable one does). Only notebooks count, and each student's
+  against their own budget: nothing one uploader puts in a download (padding, other files, huge
+  notebooks, in any order) decides whether a classmate's notebooks are read.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from pathlib import Path
 from ..notebooks import answer_ids, match_lessons
 from ..textsafe import printable
 from ..words import human_bytes
-from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT, MAX_ZIP_BYTES
+from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT, MAX_STUDENT_BYTES
 from .wire import whole_text
 from .submissions import parse_notebook
 
@@ -73,6 +76,7 @@ class Entry:
     read: Callable[[], bytes] | None = None  # None: not to be read, ``bad`` says why
     bad: str = ""
     folder: bool = False
+    size: int = 0  # bytes, as the folder or the zip's header says (the read itself stops past the cap)
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,8 @@ def _folder(root: Path, folder: Path):
                 elif p.is_file():
                     st = p.lstat()
                     big = st.st_size > MAX_NOTEBOOK_BYTES
-                    yield Entry(parts, st.st_mtime, None if big else p.read_bytes, _too_big() if big else "")
+                    reader = None if big else p.read_bytes
+                    yield Entry(parts, st.st_mtime, reader, _too_big() if big else "", size=st.st_size)
             except OSError as exc:
                 yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
 
@@ -144,7 +149,7 @@ def _zip(path: Path) -> tuple[list[Entry], list[str]]:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:  # UnicodeDecodeError: a bad member name
         raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
-    out, notes, total = [], [], 0
+    out, notes = [], []
     for info in zf.infolist():
         shown = printable(info.filename, 200, keep="")
         parts = tuple(p for p in info.filename.replace("\\", "/").split("/") if p not in ("", "."))
@@ -160,13 +165,8 @@ def _zip(path: Path) -> tuple[list[Entry], list[str]]:
             out.append(Entry(parts, folder=True))
         elif info.file_size > MAX_NOTEBOOK_BYTES:
             out.append(Entry(parts, mtime, bad=_too_big()))
-        elif total + info.file_size > MAX_ZIP_BYTES:
-            out.append(
-                Entry(parts, mtime, bad=f"past the zip's cap of {human_bytes(MAX_ZIP_BYTES)} uncompressed: not read")
-            )
-        else:
-            total += info.file_size
-            out.append(Entry(parts, mtime, _member_reader(zf, info)))
+        else:  # read only if it is a notebook, within its student's budget (take)
+            out.append(Entry(parts, mtime, _member_reader(zf, info), size=info.file_size))
     return out, notes
 
 
@@ -238,6 +238,7 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             taken.notes.append(f"{len(users)} Canvas users are named {printable(name)}: graded as <name>_<user id>")
     candidates: dict[Key, list[tuple]] = {}
     opened: dict[str, int] = {}  # notebooks of each student so far (MAX_NOTEBOOKS_PER_STUDENT)
+    spent: dict[str, int] = {}  # bytes of each student's notebooks read so far (MAX_STUDENT_BYTES)
     for e in listed:
         shown = printable("/".join(e.parts), 200, keep="")
         who = owner(e.parts, canvas_names)
@@ -260,9 +261,13 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         opened[student] = opened.get(student, 0) + 1
         if read is not None and opened[student] > MAX_NOTEBOOKS_PER_STUDENT:
             read, why = None, f"over {MAX_NOTEBOOKS_PER_STUDENT} notebooks from one student: not read"
+        elif read is not None and spent.get(student, 0) + e.size > MAX_STUDENT_BYTES:
+            read, why = None, f"past {human_bytes(MAX_STUDENT_BYTES)} of notebooks from one student: not read"
         if read is not None:
+            spent[student] = spent.get(student, 0) + e.size
             try:
                 raw = read()
+                spent[student] += max(0, len(raw) - e.size)  # a zip header that said less
             except ValueError as exc:  # a corrupt zip member: refused, named
                 read, why = None, str(exc)
             except OSError as exc:  # the reason, not the instructor's path

@@ -17,7 +17,9 @@ ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own tim
 # (the student's calls time out at the budget itself; the watchdog waits CHECKER_GRACE more)
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
 MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed (submissions.py)
-MAX_ZIP_BYTES = 2 * GiB  # an LMS zip's members, uncompressed, together: read up to this, the rest named (intake.py)
+# notebooks of one student read, uncompressed, together: the rest are named, not read; only notebooks
+# count, each student against their own (one uploader's members never decide a classmate's; intake.py)
+MAX_STUDENT_BYTES = 1 * GiB
 # notebooks of one student read to find their lessons (4 per lesson): the rest are named, not parsed,
 # so one student's thousands of uploads cannot hold up the class (intake.py)
 MAX_NOTEBOOKS_PER_STUDENT = 24
