@@ -10,6 +10,7 @@ distribute.py   the same jobs on a Dask cluster's workers (--scheduler), the par
 run.py          one notebook: start and watch its checker, then decide
 spawn.py        a checker forked from a warm zygote (JAX imported once per worker)
 checker.py      the trusted process: setup, references, tests; every point is decided here
+names.py        which names the checker binds: the exercises only, never the student's word
 events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
 recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
 diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker

@@ -78,6 +78,12 @@ SUSPICIOUS_MODULES = {
     "unittest",
     "pytest",
     "numpy.testing",
+    # the student's process's own code (sandbox.SANDBOX_FILES, run as __main__): its ready message
+    # and namespace are no exercise's business (issue 42: a forged list of names)
+    "__main__",
+    "student_side",
+    "wire",
+    "landlock",
 }
 SUSPICIOUS_CALLS = {
     "globals",

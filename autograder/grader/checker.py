@@ -36,6 +36,7 @@ from . import events, jitcache, wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from .diagnose import Diagnoser
 from .model import CheckerJob
+from .names import shadowed
 from .recording import Recorder
 from .remote import Student
 from .standins import StudentFunction
@@ -234,14 +235,21 @@ class Checker:
         except BaseException as exc:  # noqa: BLE001  a broken or forged first message included
             ready_error = first_line(exc) or type(exc).__name__
             self.student.stop()
-        defined = self.student.defined
+        defined = self.student.defined  # the exercises only (remote.contract_names): never another name
+        clash = shadowed(job.contract, self.ns)
+        if clash:  # the instructor's plan would put a stand-in where the tests expect their own names
+            self.student.stop()
+            self.emit(events.Ready(grader_fault=f"an exercise's name is a builtin or a setup name: {clash}"))
+            self.emit(events.Done())
+            return
         # a process that did not start answers nothing: every exercise then stands for a call that
         # tries to restart it, and ends as "died" (an error row), never as a silent NameError
         for name in defined if not ready_error else job.contract:
             self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.seed or 0)  # hidden tests draw fresh inputs from it
         setup_error = "" if setup_state == "ok" else setup_error
-        self.emit(events.Ready(defined, self.student.definition_errors, setup_error, ready_error))
+        forged = list(self.student.forged)
+        self.emit(events.Ready(defined, self.student.definition_errors, setup_error, ready_error, forged=forged))
         for index, test in enumerate(job.tests):
             if index < job.start_at:
                 continue
@@ -281,7 +289,7 @@ class Checker:
                 self.emit(run_variant(self, k, variant))
         log = list(self.student.log)
         self.student.stop()
-        self.emit(events.Done(log[-LOG_TAIL_LINES:]))
+        self.emit(events.Done(log[-LOG_TAIL_LINES:], forged=list(self.student.forged)))  # restarts' too
 
 
 def main() -> None:

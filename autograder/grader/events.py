@@ -29,6 +29,7 @@ class Ready:
     setup_error: str = ""
     student_error: str = ""
     grader_fault: str = ""  # the grader's own fault: no grade can be given
+    forged: list[str] = field(default_factory=list)  # names the ready message gave beyond the exercises
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Variant:
 @dataclass(frozen=True)
 class Done:
     log: list[str] = field(default_factory=list)
+    forged: list[str] = field(default_factory=list)  # every restart's forged names (Ready has the first's)
 
 
 KINDS = {

@@ -25,7 +25,8 @@ from . import wire
 from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .sandbox import Launch
-from .settings import STUDENT_LOG_LINES, WATCH_SECONDS, Budget
+from .names import contract_names
+from .settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
 
 
 # The attributes a student's code may read on an object the checker lent it: a method the contract
@@ -51,7 +52,8 @@ class Student:
         self.log = collections.deque(maxlen=log_lines)
         self.handles: dict[int, object] = {}
         self.depth = 0
-        self.contract: list[str] = []
+        self.contract: list[str] = []  # the lesson's exercises: the only names the checker binds
+        self.forged: list[str] = []  # what a ready message named beyond them (an attack on record)
         self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
@@ -96,8 +98,8 @@ class Student:
         self.freeze(True)
         if reply.get("op") != "ready":
             raise StudentDied("the student's process did not start")
-        defined = reply.get("defined")
-        self.defined = [n for n in defined if isinstance(n, str)] if isinstance(defined, list) else []
+        self.defined, forged = contract_names(reply.get("defined"), self.contract)
+        self.forged = list(dict.fromkeys(self.forged + forged))[:FORGED_NAMES]
         errors = reply.get("errors")
         self.definition_errors = (
             [[str(x)[:300] for x in e] for e in errors if isinstance(e, list)][:20] if isinstance(errors, list) else []

@@ -24,6 +24,7 @@ from . import compiled, events, replayed
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
+from .names import record_forged
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
 from .settings import Limits, Settings
@@ -202,6 +203,7 @@ def _session(
                         raise GraderFault(printable(event.grader_fault, 300))
                     if checker_starts == 1:
                         notes += _ready_notes(event, plan)
+                    record_forged(plan.attacks, event.forged)
                 elif isinstance(event, events.Start):
                     if not start_at <= event.index < len(records):
                         continue
@@ -239,6 +241,7 @@ def _session(
                     }
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
                 elif isinstance(event, events.Done):
+                    record_forged(plan.attacks, event.forged)
                     finished = True
             _kill(proc)
             if finished:
