@@ -93,6 +93,8 @@ def read_only_paths() -> list[str]:
         "/run/systemd/resolve",
         "/var/lib/ca-certificates",
     }
+    # the grader's site-packages (sandbox.site_paths: never the repository, a venv inside it is)
+    paths.update(p for p in os.environ.get("COURSE_SITE_PATHS", "").split(os.pathsep) if p)
     here = os.environ.get("COURSE_REPOSITORY", "/nonexistent")  # never the course repository
     for entry in sys.path:  # site-packages outside the prefix (user site, conda, editable installs)
         if not entry or not os.path.isdir(entry):

@@ -155,9 +155,33 @@ def python_paths(repository: Path) -> list[str]:
     return [p for p in keep if not any(p != q and p.startswith(q + os.sep) for q in keep)]
 
 
+def site_paths(repository: Path) -> list[str]:
+    """The site-packages folders on this interpreter's sys.path (a venv's, the base's, conda's, an
+    egg's inside one), real paths in order, never the repository: handed to the student's Python,
+    which starts with ``-S`` and so runs no ``.pth`` file or sitecustomize of its own."""
+    repo = os.path.realpath(repository)
+    prefixes = [os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)]
+    out: list[str] = []
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else ""
+        if (
+            not real
+            or real in out
+            or not os.path.isdir(real)
+            or not ("site-packages" in real or "dist-packages" in real)
+        ):
+            continue  # the standard library's own folders are there with -S too
+        if (real == repo or real.startswith(repo + os.sep)) and not real.startswith(tuple(prefixes)):
+            continue  # the repository (an editable install's .pth may name it), not a venv inside it
+        out.append(real)
+    return out
+
+
 # The first program of every student process: a fresh interpreter (no threads yet, so no fork
 # hazard) that sets the caps, joins the cgroup, asks for SIGKILL when the checker dies, and execs
-# bwrap (or, without it, the student's Python in a session of its own).
+# bwrap (or, without it, the student's Python in a session of its own). It runs as the grader's
+# user outside every layer of the sandbox, so it runs with ``-I -S``: no site hook (a ``.pth``
+# file, sitecustomize) is ever executed there; it needs nothing beyond the standard library.
 LAUNCHER = """
 import ctypes, json, os, resource, sys
 spec = json.loads(sys.argv[1])
@@ -207,7 +231,7 @@ class Launch:
         }
         import json
 
-        return [sys.executable, "-I", "-c", LAUNCHER, json.dumps(spec), *self.argv]
+        return [sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(spec), *self.argv]
 
 
 def python_executable() -> str:
@@ -239,13 +263,16 @@ def prepare(
         "COURSE_LANDLOCK_RW": str(workdir),
         "COURSE_LANDLOCK_RO": str(inputs) if inputs is not None else "",
         "COURSE_REPOSITORY": str(repository.resolve()),
+        "COURSE_SITE_PATHS": os.pathsep.join(site_paths(repository)),  # for its ``-S`` (student_side.py)
         "LANG": "C.UTF-8",
     }
     for key in ("JAX_PLATFORMS", "XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "LD_LIBRARY_PATH"):
         if key in os.environ:
             env[key] = os.environ[key]
     (workdir / "tmp").mkdir(exist_ok=True)
-    python = [python_executable(), str(code_dir / "student_side.py")]
+    # -I -S: no site hook runs in the student's Python either (under the fallback a .pth file would
+    # run before its Landlock layer); its site-packages come from COURSE_SITE_PATHS, as plain folders
+    python = [python_executable(), "-I", "-S", str(code_dir / "student_side.py")]
     cgroup = new_cgroup(limits)
     if bwrap_works():
         return Launch(python, env, cgroup, limits, namespaced=False)

@@ -20,6 +20,8 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# started with -I -S (sandbox.py): no .pth file ran; the site-packages folders are plain entries
+sys.path += [p for p in os.environ.get("COURSE_SITE_PATHS", "").split(os.pathsep) if p and p not in sys.path]
 import wire  # noqa: E402  (the copy beside this file)
 
 
