@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from traitlets.config import Config
+if TYPE_CHECKING:  # traitlets only where nbgrader's configuration is made (autograder.hardware runs without it)
+    from traitlets.config import Config
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIR = "solutions"
@@ -53,6 +56,8 @@ INSTRUCTOR_ONLY = ("mistakes.py",)
 
 def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:
     """nbgrader settings for a course directory laid out like this repository."""
+    from traitlets.config import Config  # here, not at import: autograder.mistakes needs only paths
+
     c = Config()
     c.CourseDirectory.root = str(course_root)
     c.CourseDirectory.source_directory = SOURCE_DIR

@@ -1,19 +1,28 @@
-"""Run the solution notebooks on this machine's own accelerator and record what happened.
+"""Run the course on this machine's own accelerator and record what happened.
 
-    python -m autograder.hardware run [--out DIR]   # probe + every solution notebook + device-only mutants
+    python -m autograder.hardware run [--out DIR]      # probe, student + solution notebooks, mutants
+    python -m autograder.hardware golden [--out DIR]   # the chip's outputs on small seeded inputs
 
 CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul precision
 (tests/test_emulation.py). This is the real thing, for a maintainer on a GPU or TPU machine:
 
 1. a probe: one float32 matmul at DEFAULT, HIGH and HIGHEST precision against float64, and what
    DEFAULT matches (exact, TF32 inputs, or one bf16 pass): the fact the whole course rests on;
-2. every solution notebook in a fresh kernel, hidden tests included: result, seconds, errors;
-3. the wrong answers that only a device exposes (``"only_under"`` in solutions/<NN_name>/mistakes.py), with no
-   emulation at all: on a TPU their hidden tests must catch them; elsewhere it is reported.
+2. every student-release notebook (notebooks/NN/NN.ipynb): only its stubs' NotImplementedError
+   may fail (and the test cells that call a stub), as on CPU (tests/test_notebooks.py);
+3. every solution notebook (solutions/NN/NN.ipynb), hidden tests included: all must pass;
+4. the wrong answers that only a device exposes (``"only_under"`` in solutions/NN/mistakes.py),
+   each swapped into its solution's finished run and its own tests run again, with no emulation:
+   on a TPU their hidden tests must catch them; elsewhere it is reported.
 
-It writes OUT/hardware.json and OUT/hardware.md (the table docs/TESTING.md quotes) and exits 1 if a
-notebook fails (or, on a TPU, a device-only wrong answer passes). Beside JAX, only nbformat,
-nbclient and an IPython kernel are needed (no nbgrader). How to run it: docs/HARDWARE.md.
+It writes OUT/hardware.json (rewritten after every notebook, so a run cut short keeps what it did)
+and OUT/hardware.md, and exits 1 if a notebook fails (or, on a TPU, a device-only wrong answer
+passes). Where TPUs are there may be no Jupyter and no TCP, even on loopback, and one process at a
+time may hold the chip: so every notebook runs in this one process (autograder/cellrunner.py, a
+fresh namespace and working folder each), one after the other; ``--isolate`` runs each in a fresh
+subprocess instead, strictly one at a time (each pays JAX's start-up on the device again). Imports
+need only the standard library, NumPy and JAX (matplotlib for the notebooks' figures). How to run
+it: docs/HARDWARE.md.
 """
 
 from __future__ import annotations
@@ -21,15 +30,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-import nbformat
-
-from .notebooks import ROOT, cell_errors, execute, lessons
+from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from .notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
 
@@ -53,23 +61,13 @@ errors = {p: err(jnp.dot(x, w, precision=p)) for p in ("default", "high", "highe
 references = {"exact": err(jnp.dot(x, w, precision="highest")),
               "tf32 inputs": err(round_mantissa(x, 10) @ round_mantissa(w, 10)),
               "one bf16 pass": err(round_mantissa(x, 7) @ round_mantissa(w, 7))}
-print(json.dumps({"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind,
-                  "jax": jax.__version__, "errors": errors, "references": references}))
+result = {"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind,
+          "jax": jax.__version__, "errors": errors, "references": references}
 """
 
 
-def probe(prelude: str = "", env: dict | None = None) -> dict:
-    """Errors of a 512x512x512 float32 matmul at each precision against float64, and which
-    arithmetic DEFAULT is closest to (in log ratio of the max error). ``prelude`` runs first (the
-    tests put the precision emulation there)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", prelude + "\n" + PROBE], capture_output=True, text=True, env=env, timeout=600
-    )
-    if proc.returncode:
-        raise RuntimeError(f"probe failed: {proc.stderr[-2000:]}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    import math
-
+def _named(result: dict) -> dict:
+    """Which reference arithmetic DEFAULT's error is closest to (in log ratio of the max error)."""
     default = max(result["errors"]["default"], 1e-300)
     result["default_is"] = min(
         result["references"], key=lambda k: abs(math.log(default / max(result["references"][k], 1e-300)))
@@ -77,102 +75,218 @@ def probe(prelude: str = "", env: dict | None = None) -> dict:
     return result
 
 
-def run_notebook(path: Path, cwd: Path) -> dict:
-    """Execute one notebook in a fresh kernel; its errors, the first line it prints, seconds."""
-    start = time.perf_counter()
-    nb, crash = execute(nbformat.read(str(path), as_version=4), cwd, CELL_TIMEOUT)
-    seconds = time.perf_counter() - start
-    errors = [
-        {"cell": i, "grade_id": gid, "error": f"{ename}: {evalue[:300]}"} for i, gid, ename, evalue in cell_errors(nb)
+def probe(prelude: str = "", env: dict | None = None, in_process: bool = False) -> dict:
+    """Errors of a 512x512x512 float32 matmul at each precision against float64, and which
+    arithmetic DEFAULT is closest to. In a subprocess (``prelude`` runs first: the tests put the
+    precision emulation there), or ``in_process`` (the device is opened once for the whole run)."""
+    if in_process:
+        namespace: dict = {}
+        exec(compile(prelude + "\n" + PROBE, "<probe>", "exec"), namespace)
+        return _named(namespace["result"])
+    code = prelude + "\n" + PROBE + "\nprint(json.dumps(result))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    if proc.returncode:
+        raise RuntimeError(f"probe failed: {proc.stderr[-2000:]}")
+    return _named(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def _errors(run: NotebookRun) -> list[dict]:
+    return [
+        {"cell": c.index, "grade_id": c.grade_id, "error": f"{c.ename}: {c.evalue[:300]}", "line": c.line}
+        for c in run.cells
+        if c.ename
     ]
-    first_line = next(
-        (
-            o["text"].strip().splitlines()[0]
-            for c in nb.cells
-            for o in c.get("outputs", [])
-            if o.get("output_type") == "stream" and o.get("text", "").strip()
-        ),
-        None,
-    )
-    if crash:
-        errors.append({"cell": None, "grade_id": "", "error": crash})
-    return {"ok": not errors, "seconds": round(seconds, 1), "errors": errors, "first_line": first_line}
 
 
-def device_only_mutants(lesson: str, backend: str, cwd: Path) -> list[dict]:
-    """Run the wrong answers marked ``"only_under"`` with the machine's own arithmetic."""
-    from .lessoncheck import grade_variants, load_mutants
+def _summary(run: NotebookRun) -> dict:
+    return {
+        "seconds": run.seconds,
+        "first_line": run.first_line(),
+        "cells": len(run.cells),
+        "skipped": [{"cell": c.index, "why": c.skipped} for c in run.cells if c.skipped],
+        "stderr": [
+            {"cell": c.index, "grade_id": c.grade_id, "first_line": c.stderr.strip().splitlines()[0][:300]}
+            for c in run.cells
+            if c.stderr.strip()
+        ],
+        "cell_seconds": {str(c.index): c.seconds for c in run.cells},
+    }
 
-    mutants = [m for m in load_mutants(lesson) if m.get("only_under")]
+
+def student_result(run: NotebookRun) -> dict:
+    """A student release's run: ok when its only errors are its stubs' (notebooks.disallowed_student_errors)
+    and at least one stub was reached."""
+    errors = [(c.index, c.grade_id, c.ename, c.evalue, c.line) for c in run.cells if c.ename]
+    bad = disallowed_student_errors(errors)
+    stubs = sum(e[2] == "NotImplementedError" for e in errors)
+    return {
+        "ok": not bad and stubs > 0 and not any(c.skipped for c in run.cells),
+        "stub_errors": stubs,
+        "allowed_errors": len(errors) - len(bad),
+        "errors": [{"cell": i, "grade_id": g, "error": f"{n}: {v[:300]}", "line": line} for i, g, n, v, line in bad],
+        **_summary(run),
+    }
+
+
+def solution_result(run: NotebookRun) -> dict:
+    errors = _errors(run)
+    return {"ok": not errors and not any(c.skipped for c in run.cells), "errors": errors, **_summary(run)}
+
+
+def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path = ROOT) -> list[dict]:
+    """Each wrong answer marked ``"only_under"``, swapped into the finished solution run (its
+    namespace), then the exercise's own visible and hidden test cells run again; the namespace is
+    put back after each. Caught: its hidden test failed."""
+    from .mistakes import load
+
+    mutants = [m for m in load(lesson, root) if m.only_under]
     if not mutants:
         return []
-    _, results = grade_variants(lesson, mutants, "none", solution_tests=False)  # the device's own arithmetic
-    return [
-        {
-            "function": r.function,
-            "why": r.why,
-            "only_under": m["only_under"],
-            "caught": r.own_hidden_failed,
-            "failed_tests": r.failed_tests,
-            "must_be_caught": m["only_under"] == backend,
-        }
-        for m, r in zip(mutants, results)
-    ]
+    nb_cells = read_notebook(run.path)["cells"]
+    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
+    results = []
+    for m in mutants:
+        own = [f"test_{m.function}_visible", f"test_{m.function}_hidden"]
+        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
+        start = time.perf_counter()
+        ran = swapped(run, m.source, tests, CELL_TIMEOUT)
+        failed = [r for r in ran[1:] if r.ename]
+        results.append(
+            {
+                "key": m.key,
+                "function": m.function,
+                "why": m.why,
+                "only_under": m.only_under,
+                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
+                "failed_tests": [r.grade_id for r in failed],
+                "errors": [f"{r.grade_id}: {r.ename}: {r.evalue[:200]} ({r.line})" for r in failed],
+                "caught": f"test_{m.function}_hidden" in [r.grade_id for r in failed] and not ran[0].ename,
+                "must_be_caught": m.only_under == backend,
+                "hidden_test_found": f"test_{m.function}_hidden" in by_id,
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+    return results
+
+
+def _status(res: dict) -> str:
+    if res["ok"]:
+        if "stub_errors" not in res:
+            return "passed"
+        n = res["allowed_errors"]
+        return f"clean but for stubs ({n} stub error{'s' * (n != 1)})"
+    problems = [f"{x['grade_id'] or 'cell ' + str(x['cell'])}: {x['error'][:120]}" for x in res["errors"]]
+    problems += [f"cell {s['cell']} skipped: {s['why']}" for s in res.get("skipped", [])]
+    if "stub_errors" in res and not res["stub_errors"]:
+        problems.append("no stub was reached")
+    return "FAILED: " + "; ".join(problems)
 
 
 def markdown(report: dict) -> str:
-    p = report["probe"]
+    p, env = report["probe"], report.get("environment", {})
     e, r = p["errors"], p["references"]
+    v = env.get("versions", {})
+    stack = ", ".join(f"{k} {v[k]}" for k in ("jax", "jaxlib", "libtpu", "ml_dtypes", "numpy") if v.get(k))
     lines = [
-        f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`, "
-        f"JAX {p['jax']}, Python {report['python']}.",
+        f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`"
+        + (f" ({env['platform_version']})" if env.get("platform_version") else "")
+        + f", Python {report['python']}, {stack or 'JAX ' + p['jax']}.",
         "",
         f"Probe (512x512x512 float32 matmul, max abs error against float64): DEFAULT {e['default']:.2e}, "
         f"HIGH {e['high']:.2e}, HIGHEST {e['highest']:.2e}; TF32 inputs would give "
-        f"{r['tf32 inputs']:.2e}, one bf16 pass {r['one bf16 pass']:.2e}: "
-        f"**DEFAULT behaves as {p['default_is']}**.",
+        f"{r['tf32 inputs']:.2e}, one bf16 pass {r['one bf16 pass']:.2e}: **DEFAULT behaves as {p['default_is']}**.",
         "",
-        "| lesson | solution notebook (hidden tests included) | seconds |",
-        "|---|---|---|",
     ]
-    for name, res in report["lessons"].items():
-        status = (
-            "passed"
-            if res["ok"]
-            else "FAILED: "
-            + "; ".join(f"{x['grade_id'] or 'cell ' + str(x['cell'])}: {x['error'][:120]}" for x in res["errors"])
-        )
-        lines.append(f"| {name} | {status} | {res['seconds']} |")
+    for title, key in (
+        ("student release (only stub errors allowed)", "student"),
+        ("solution, hidden tests included", "lessons"),
+    ):
+        if report.get(key):
+            lines += [f"| lesson | {title} | seconds |", "|---|---|---|"]
+            lines += [f"| {name} | {_status(res)} | {res['seconds']} |" for name, res in report[key].items()]
+            lines.append("")
     mutants = [(name, m) for name, ms in report["mutants"].items() for m in ms]
     if mutants:
-        lines += ["", "| wrong answer that only a device exposes | caught by its hidden test here |", "|---|---|"]
+        lines += ["| wrong answer that only a device exposes | caught by its hidden test here |", "|---|---|"]
         lines += [f"| {name}: {m['why']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip() + "\n"
 
 
-def run(out: Path, root: Path = ROOT, mutants: bool = True) -> int:
+def _write(out: Path, report: dict) -> None:
+    (out / "hardware.json").write_text(json.dumps(report, indent=1) + "\n")
+    (out / "hardware.md").write_text(markdown(report))
+
+
+def run_one(kind: str, path: Path, lesson: str, backend: str, root: Path, mutants: bool) -> tuple[dict, list[dict]]:
+    """One notebook in this process: (its result, its device-only mutants' results)."""
+    print(f"{kind} {lesson} ...", flush=True)
+    nb_run = run_notebook(path, CELL_TIMEOUT)
+    if kind == "student":
+        return student_result(nb_run), []
+    found = device_only_mutants(lesson, nb_run, backend, root) if mutants else []
+    return solution_result(nb_run), found
+
+
+def run_isolated(kind: str, path: Path, lesson: str, root: Path, mutants: bool) -> tuple[dict, list[dict]]:
+    """One notebook in a fresh subprocess (strictly one at a time: one program may hold the chip)."""
+    cmd = [sys.executable, "-m", "autograder.hardware", "one", kind, str(path), lesson, "--root", str(root)]
+    proc = subprocess.run(cmd + ([] if mutants else ["--no-mutants"]), capture_output=True, text=True, cwd=ROOT)
+    try:
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+        return found["result"], found["mutants"]
+    except (IndexError, ValueError, KeyError):
+        crash = f"the notebook's process ended with status {proc.returncode}: {proc.stderr.strip()[-600:]}"
+        return {"ok": False, "errors": [{"cell": None, "grade_id": "", "error": crash, "line": ""}], "seconds": 0}, []
+
+
+def run(
+    out: Path,
+    root: Path = ROOT,
+    mutants: bool = True,
+    parts: tuple[str, ...] = ("student", "solution"),
+    isolate: bool = False,
+) -> int:
+    """Probe, then every student notebook, then every solution (with its device-only mutants); the
+    record in OUT. Exit status 1 if anything failed."""
+    from .golden import environment
+
     out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
     report = {
-        "date": datetime.date.today().isoformat(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
-        "probe": probe(),
+        "isolated": isolate,
+        "probe": probe(in_process=not isolate),
+        "environment": environment(),
+        "student": {},
         "lessons": {},
         "mutants": {},
     }
     backend = report["probe"]["backend"]
     print(json.dumps(report["probe"], indent=1), flush=True)
-    for name in lessons(root):
-        with tempfile.TemporaryDirectory() as tmp:
-            res = run_notebook(root / "solutions" / name / f"{name}.ipynb", Path(tmp))
-        report["lessons"][name] = res
-        print(f"{name}: {'passed' if res['ok'] else 'FAILED'} in {res['seconds']} s {res['errors'] or ''}", flush=True)
-        if mutants and root == ROOT:
-            with tempfile.TemporaryDirectory() as tmp:
-                report["mutants"][name] = device_only_mutants(name, backend, Path(tmp))
-    (out / "hardware.json").write_text(json.dumps(report, indent=1))
-    (out / "hardware.md").write_text(markdown(report))
+    _write(out, report)
+    jobs = [("student", "notebooks", "student")] * ("student" in parts) + [("solution", "solutions", "lessons")] * (
+        "solution" in parts
+    )
+    for kind, folder, key in jobs:
+        for name in lessons(root):
+            path = root / folder / name / f"{name}.ipynb"
+            if not path.is_file():
+                continue
+            with_mutants = mutants and kind == "solution"
+            if isolate:
+                res, found = run_isolated(kind, path, name, root, with_mutants)
+            else:
+                res, found = run_one(kind, path, name, backend, root, with_mutants)
+            report[key][name] = res
+            if found:
+                report["mutants"][name] = found
+            print(f"{kind} {name}: {_status(res)} in {res['seconds']} s", flush=True)
+            _write(out, report)
+    report["seconds"] = round(time.perf_counter() - start, 1)
+    _write(out, report)
     print(markdown(report))
-    failed = [n for n, r in report["lessons"].items() if not r["ok"]]
+    failed = [n for key in ("student", "lessons") for n, r in report[key].items() if not r["ok"]]
     missed = [m["why"] for ms in report["mutants"].values() for m in ms if m["must_be_caught"] and not m["caught"]]
     return 1 if failed or missed else 0
 
@@ -182,11 +296,34 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m autograder.hardware", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="probe, run every solution notebook, write OUT/hardware.{json,md}")
+    p = sub.add_parser("run", help="probe, run every student and solution notebook, write OUT/hardware.{json,md}")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     p.add_argument("--no-mutants", action="store_true", help="skip the device-only wrong answers")
+    p.add_argument("--only", choices=("student", "solution"), help="run only the student or the solution notebooks")
+    p.add_argument("--isolate", action="store_true", help="each notebook in a fresh subprocess, one at a time")
+    g = sub.add_parser("golden", help="write OUT/tpu_golden.npz and .json: the device's outputs on seeded inputs")
+    g.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
+    o.add_argument("kind", choices=("student", "solution"))
+    o.add_argument("path", type=Path)
+    o.add_argument("lesson")
+    o.add_argument("--root", type=Path, default=ROOT)
+    o.add_argument("--no-mutants", action="store_true")
     args = parser.parse_args(argv)
-    return run(args.out, mutants=not args.no_mutants)
+    if args.command == "golden":
+        from .golden import write
+
+        meta = write(args.out)
+        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
+        return 0
+    if args.command == "one":
+        import jax
+
+        res, found = run_one(args.kind, args.path, args.lesson, jax.default_backend(), args.root, not args.no_mutants)
+        print(json.dumps({"result": res, "mutants": found}))
+        return 0
+    parts = (args.only,) if args.only else ("student", "solution")
+    return run(args.out, mutants=not args.no_mutants, parts=parts, isolate=args.isolate)
 
 
 if __name__ == "__main__":

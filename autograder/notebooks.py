@@ -81,6 +81,14 @@ def cell_errors(nb) -> list[tuple[int, str, str, str]]:
     ]
 
 
+def disallowed_student_errors(errors):
+    """Of a student release's errors (tuples of (index, grade_id, ename, ...)), those it may not
+    show: anything but NotImplementedError (a stub reached) outside test cells; a test cell may fail
+    on the stub its exercise still is. The one definition of "only stub errors" (the CPU tests and
+    the hardware run)."""
+    return [e for e in errors if e[2] != "NotImplementedError" and not e[1].startswith("test_")]
+
+
 def student_version(nb):
     """The stubbed, hidden-test-free version of a source notebook, without nbgrader's gradebook.
 

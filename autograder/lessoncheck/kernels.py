@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..notebooks import ROOT
 from ..notebooks import cell_errors as notebook_errors
+from ..notebooks import disallowed_student_errors as stub_only
 from ..notebooks import execute as run_notebook
 
 TIMEOUT = 300
@@ -28,12 +29,9 @@ def execute(nb, cwd: Path | None = None, env: dict | None = None):
 
 
 def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
-    """Errors a student version may not show: anything but NotImplementedError outside test cells."""
-    return [
-        (i, gid, ename)
-        for i, gid, ename in cell_errors(executed)
-        if ename != "NotImplementedError" and not gid.startswith("test_")
-    ]
+    """Errors a student version may not show: anything but NotImplementedError outside test cells
+    (autograder.notebooks.disallowed_student_errors)."""
+    return stub_only(cell_errors(executed))
 
 
 def emulation_env(folder: Path, mode: str) -> dict:
