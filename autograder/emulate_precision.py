@@ -46,7 +46,9 @@ def _course_emulate_precision(mode):
         return jnp.where(finite, jax.lax.bitcast_convert_type(rounded, jnp.float32), x)
 
     def bf16(x):
-        return x.astype(jnp.bfloat16).astype(jnp.float32)
+        """Round float32 to the nearest bfloat16, kept in float32: reduce_precision rounds inside jit
+        too, where XLA may drop a cast round trip's rounding (it does on a TPU: jax-ml/jax#6283)."""
+        return jax.lax.reduce_precision(x, exponent_bits=8, mantissa_bits=7)
 
     def level(precision):
         """'bf16', 'bf16x3', 'tf32', 'tf32x3' or 'exact' for a float32 dot on the emulated device."""
