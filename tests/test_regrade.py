@@ -4,6 +4,7 @@ override survives every regrade until removed. The grading itself is a stand-in 
 no student code runs; the canaries are skipped): what is tested is what the parent records."""
 
 import csv
+import dataclasses
 import json
 
 import nbformat
@@ -183,3 +184,67 @@ def test_a_wrong_override_changes_nothing(fake, subs, tmp_path, capsys, args, sa
     assert (out / "grades.csv").read_bytes() == before and not (out / "overrides.jsonl").exists()
     assert main(["override", str(out), "--student", "eve", "--lesson", "01", "--score", "1", "--reason", "x"]) == 2
     assert "no student 'eve'" in capsys.readouterr().err
+
+
+def two_lessons(subs):
+    """Every student of ``subs`` with lesson 03 too (the stand-in grades whatever it is given)."""
+    for student in ("ada", "bob", "cyd"):
+        nbformat.write(student_nb(OTHER), str(subs / student / f"{OTHER}.ipynb"))
+    return subs
+
+
+OTHER = "03_int8_quantization"
+
+
+def rerun(fake, subs, out, settings=None):
+    """The stand-in grade() on both lessons; who was graded, as (student, lesson)."""
+    from autograder.grader import classrun as cr
+
+    graded = []
+    real = cr._run_pool
+
+    def pool(todo, settings, rec):
+        graded.extend((j["student"], j["lesson"]["name"]) for j in todo)
+        return real(todo, settings, rec)
+
+    cr._run_pool = pool
+    try:
+        fake.graded.append([])
+        classrun.grade(subs, out, settings or Settings(jobs=1), quiet=True, names=[LESSON, OTHER])
+    finally:
+        cr._run_pool = real
+    return sorted(graded)
+
+
+def test_a_rerun_regrades_exactly_what_a_change_of_grading_reaches(fake, subs, tmp_path, monkeypatch):
+    """Issue 44: the regrade digest holds everything that can change a grade. A rerun with nothing
+    changed regrades nothing; another cell timeout, diagnosis switched off, or another grader
+    version regrades every row; an edited hidden test of one lesson regrades that lesson's rows
+    only; --jobs changes no grade and regrades nothing."""
+    from autograder.grader import gradebook
+
+    out, subs = tmp_path / "out", two_lessons(subs)
+    everyone = sorted((s, n) for s in ("ada", "bob", "cyd") for n in (LESSON, OTHER))
+    assert rerun(fake, subs, out) == everyone
+    assert rerun(fake, subs, out) == [], "nothing changed: nothing regraded"
+    assert rerun(fake, subs, out, Settings(jobs=2)) == [], "--jobs decides no grade"
+    assert rerun(fake, subs, out, Settings(jobs=1, cell_timeout=60.0)) == everyone, "another --timeout"
+    assert rerun(fake, subs, out, Settings(jobs=1, cell_timeout=60.0)) == []
+    assert rerun(fake, subs, out, Settings(jobs=1, cell_timeout=60.0, diagnose=False)) == everyone, "--no-diagnose"
+    assert rerun(fake, subs, out, Settings(jobs=1, cell_timeout=60.0, diagnose=False)) == []
+
+    real_load = classrun.load_lessons
+
+    def edited(root, names, db):
+        lessons = real_load(root, names, db)
+        nb = nbformat.reads(lessons[OTHER].source, as_version=4)
+        hidden = next(c for c in nb.cells if "BEGIN HIDDEN TESTS" in c.source)
+        hidden.source = hidden.source.replace("### END HIDDEN TESTS", "assert True\n### END HIDDEN TESTS")
+        return {**lessons, OTHER: dataclasses.replace(lessons[OTHER], source=nbformat.writes(nb))}
+
+    monkeypatch.setattr(classrun, "load_lessons", edited)
+    settings = Settings(jobs=1, cell_timeout=60.0, diagnose=False)
+    assert rerun(fake, subs, out, settings) == [(s, OTHER) for s in ("ada", "bob", "cyd")], "one hidden test edited"
+    assert rerun(fake, subs, out, settings) == []
+    monkeypatch.setattr(gradebook, "grader_version", lambda: "a fixed grader")
+    assert rerun(fake, subs, out, settings) == everyone, "the grader's code changed"

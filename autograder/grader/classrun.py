@@ -34,7 +34,7 @@ from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..mistakes import path_of as mistakes_path
 from ..notebooks import lesson_answer_ids, lessons
 from . import compiled, overrides, replayed, sandbox
-from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest
+from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest, fingerprint
 from .model import Job, Result, Status
 from .outputs import write_outputs
 from .run import Lesson, grade_job, notebook_seed
@@ -180,7 +180,6 @@ def grade(
         canary.solution_canary(lesson_data[sorted({n for _, n in found})[0]], settings, root)
     (out / "run.json").write_text(json.dumps(provenance(root, settings, seed_source), indent=1))
     journal = Journal(out / "journal.jsonl")  # --force regrades the scope; the rest of the class stays
-    key = f"{settings.emulation}"
     results = {
         (s, n): Result(s, n, status="missing", max_score=lesson_data[n].max_score())
         for s in students
@@ -192,6 +191,8 @@ def grade(
     for k, notes in taken.row_notes.items():  # a notebook that matched two lessons: said where it is missing
         if k in results and results[k].status == "missing":
             results[k].detail = printable("; ".join(notes), 300)
+    plain = dataclasses.asdict(settings)  # what a rerun compares besides the submission (gradebook.fingerprint)
+    fingerprints = {n: fingerprint(plain, dataclasses.asdict(lesson_data[n])) for n in {n for _, n in found}}
     todo = []
     progress = Progress(len(found), quiet)
     writer = GradebookWriter(out / "gradebook.db")
@@ -204,7 +205,7 @@ def grade(
                 results[(s, n)] = Result(s, n, status="error", detail=why, max_score=top)
                 progress.update(results[(s, n)])
                 continue
-            d = digest(raw, lesson_data[n].source, key)
+            d = digest(raw, fingerprints[n], settings.emulation)
             prev = None if force else journal.done.get((s, n))
             if prev is not None and prev.digest == d and prev.seed == notebook_seed(settings.seed, s, n):
                 prev.upload = sub.name  # where it was found this time (feedback archives name it back)

@@ -12,6 +12,7 @@ another scope merges with (classrun.py) and every output is rewritten from.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -113,8 +114,39 @@ class Journal:
             self.file = None
 
 
-def digest(submission: bytes, lesson_source: str, settings_key: str) -> str:
-    """What a rerun compares: the submission, the lesson's source and the grading settings."""
+def digest(submission: bytes, fingerprint: str, emulation: str) -> str:
+    """What a rerun compares: the submission and the ``fingerprint`` of everything else that can
+    change its grade; the emulation mode is kept readable after the colon (report/load.py)."""
     h = hashlib.sha256(submission)
-    h.update(lesson_source.encode())
-    return h.hexdigest() + ":" + settings_key
+    h.update(fingerprint.encode())
+    return h.hexdigest() + ":" + emulation
+
+
+# The grader's own code, for the fingerprint: every module a grade passes through, from the
+# submission's intake to the checker's tests, the emulation prelude and the mistakes' parser.
+GRADING_CODE = ("grader/**/*.py", "emulate_precision.py", "mistakes.py", "notebooks.py", "textsafe.py")
+NOT_GRADING = ("jobs", "seed")  # how many notebooks at once; the seed is compared row by row
+
+
+@functools.lru_cache(maxsize=1)
+def grader_version() -> str:
+    """A SHA-256 of the grading code as it is on disk (a fix in the grader regrades the class)."""
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in sorted({p for pattern in GRADING_CODE for p in package.glob(pattern)}):
+        h.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def fingerprint(settings: dict, lesson: dict) -> str:
+    """Everything but the submission that can change a notebook's grade: the settings (every limit,
+    timeout and switch but ``NOT_GRADING``), the lesson's notebooks (setup, hidden tests, reference
+    solutions; the release its edits are judged against), its known mistakes where diagnosis runs
+    (they name mistakes in the feedback), and the grader's version."""
+    graded = {k: v for k, v in settings.items() if k not in NOT_GRADING}
+    parts = {
+        "settings": graded,
+        "lesson": {k: v for k, v in lesson.items() if k != "mistakes" or settings.get("diagnose")},
+        "grader": grader_version(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
