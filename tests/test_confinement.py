@@ -9,6 +9,7 @@
   /dev/shm nor other processes' /proc; the checker and the student get an allowlisted environment.
 """
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -25,7 +26,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 
-def start_student(tmp_path: Path, cells: list, fallback: bool, monkeypatch) -> Student:
+def start_student(tmp_path: Path, cells: list, fallback: bool, monkeypatch, names=()) -> Student:
     """A student process as a checker starts one, ready (its definitions run)."""
     if fallback:
         monkeypatch.setattr(sandbox, "bwrap_works", lambda: "forced off by the test")
@@ -35,6 +36,7 @@ def start_student(tmp_path: Path, cells: list, fallback: bool, monkeypatch) -> S
     budget = Budget(120, 60)
     budget.start_cell()
     student = Student(lambda: sandbox.prepare(tmp_path, work, Limits(), ROOT, "none"), init, budget, 1)
+    student.contract = list(names)
     student.start()
     student.wait_ready()
     assert student.launch.namespaced is not fallback
@@ -66,3 +68,219 @@ def test_a_pth_file_in_site_packages_runs_in_no_process_of_the_students(tmp_path
     print(errors, log[-5:])
     assert not marker.exists(), marker.read_text()
     assert errors == [], "JAX imports from site-packages in a Python started with -S"
+
+
+WRITES_OUTSIDE = """
+import os, tempfile
+_outside = {outside!r}
+_refused = []
+for _write in (
+    lambda: open(os.path.join(_outside, "written"), "w"),
+    lambda: os.open(os.path.join(_outside, "opened"), os.O_WRONLY | os.O_CREAT),
+    lambda: os.mkdir(os.path.join(_outside, "made")),
+    lambda: os.symlink("/etc", os.path.join(_outside, "link")),
+    lambda: os.rename(os.path.join(_outside, "kept"), os.path.join(_outside, "moved")),
+    lambda: os.utime(os.path.join(_outside, "kept")),
+    lambda: os.chmod(os.path.join(_outside, "kept"), 0o777),
+    lambda: os.remove(os.path.join(_outside, "kept")),
+):
+    try:
+        _write()
+    except PermissionError:
+        _refused.append(True)
+assert len(_refused) == 8, f"the checker wrote outside its job folder: {{8 - len(_refused)}} of 8"
+assert not [_k for _k, _v in os.environ.items() if "hunter2" in _v], "the grader's secret reached the checker"
+_inside = tempfile.mkdtemp()  # the checker's own temporary folder, in its job folder: writable
+with open(os.path.join(_inside, "mine"), "w") as _f:
+    _f.write("ok")
+os.rename(os.path.join(_inside, "mine"), os.path.join(_inside, "still mine"))
+"""
+
+
+def test_the_checker_writes_nowhere_but_its_job_folder(tmp_path, monkeypatch):
+    """A hidden test's code in the checker (the instructor's, running with stand-ins for the
+    student's functions) that opens, makes, links, renames, touches, chmods or removes anything
+    outside the notebook's job folder gets PermissionError for each (guard.confine, installed before
+    the checker's first line); its own temporary folder stays writable, its environment holds none
+    of the grader's secrets (spawn.checker_env's allowlist), and the solved notebook keeps every
+    point (13/13; on the old code the eight writes went through: 11/13)."""
+    monkeypatch.setenv("GRADER_API_TOKEN", "hunter2-secret")
+    import nbformat
+
+    from autograder.grader import Settings
+    from autograder.grader.run import Lesson, grade_notebook
+    from autograder.notebooks import fill_answers
+    from conftest import source_nb, student_nb
+
+    lesson = "01_number_formats"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept").write_text("the grader's")
+    source = source_nb(lesson)
+    cell = next(c for c in source.cells if "### END HIDDEN TESTS" in c.source)
+    attempt = WRITES_OUTSIDE.format(outside=str(outside))
+    cell.source = cell.source.replace("### END HIDDEN TESTS", attempt + "### END HIDDEN TESTS")
+    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
+    the_lesson = Lesson(lesson, nbformat.writes(source), committed, committed, "")
+    solved = fill_answers(student_nb(lesson), source_nb(lesson))
+    r = grade_notebook("ada", the_lesson, nbformat.writes(solved).encode(), Settings(jobs=1, seed=1), ROOT)
+    print(r.status, r.score, [(t.grade_id, t.message[:200]) for t in r.tests if t.score < t.max_score])
+    assert sorted(p.name for p in outside.iterdir()) == ["kept"] and (outside / "kept").read_text() == "the grader's"
+    assert (r.status, r.score, r.max_score) == ("ok", 13.0, 13.0)
+
+
+PROBE = """
+import os
+
+
+def probe(secret_pid):
+    import jax.numpy as jnp
+
+    out = {"dot": float(jnp.dot(jnp.ones(4), jnp.ones(4))), "env": dict(os.environ)}
+    for name, path in [("own status", "/proc/self/status"), ("cpuinfo", "/proc/cpuinfo"),
+                       ("grader environ", f"/proc/{secret_pid}/environ"), ("init cmdline", "/proc/1/cmdline")]:
+        try:
+            with open(path, "rb") as f:
+                out[name] = f.read().decode("latin-1")
+        except OSError as exc:
+            out[name] = type(exc).__name__
+    try:
+        os.listdir("/dev/shm")
+        out["list shm"] = "listed"
+    except OSError as exc:
+        out["list shm"] = type(exc).__name__
+    for name in ("shm", "random"):
+        path = {"shm": SHM, "random": "/dev/urandom"}[name]
+        try:
+            with open(path, "r+b") as f:
+                f.write(bytes(8))
+            out["zero " + name] = "written"
+        except OSError as exc:
+            out["zero " + name] = type(exc).__name__
+    with open("/dev/null", "w") as f:
+        f.write("fine")
+    return out
+"""
+
+
+def test_the_fallback_grants_only_device_files_and_its_own_proc(tmp_path, monkeypatch):
+    """Bubblewrap unavailable: Landlock is the only file layer. The student's process imports JAX
+    and computes, reads its own /proc entry and /proc/cpuinfo, writes /dev/null and /dev/urandom;
+    it cannot list /dev/shm, nor zero a file there (the grading pool's semaphores live there: zeroing
+    them hung a class run), nor read another process's /proc entry (the grader's environ, with a
+    secret in it); its environment has no secret of the grader's (issue 42)."""
+    from autograder.grader.landlock import landlock_abi
+
+    if not landlock_abi():
+        pytest.skip("no Landlock in this kernel: the fallback has no file layer to test")
+    shm = Path("/dev/shm") / f"sem.course-test-{uuid.uuid4().hex}"
+    shm.write_bytes(b"semaphore")
+    monkeypatch.setenv("GRADER_API_TOKEN", "hunter2-secret")
+    try:
+        cells = [["probe", PROBE.replace("SHM", repr(str(shm)))]]
+        student = start_student(tmp_path, cells, True, monkeypatch, names=["probe"])
+        ctx = {"cwd": str(tmp_path / "work"), "env": {}, "precision": None, "bind": {}}
+        out, _ = student.call("probe", (os.getpid(),), {}, ctx)
+        student.stop()
+        kept = shm.read_bytes()
+    finally:
+        shm.unlink()
+    print({k: v[:80] if isinstance(v, str) else v for k, v in out.items() if k != "env"}, sorted(out["env"]))
+    assert out["dot"] == 4.0 and "Pid:" in out["own status"] and "processor" in out["cpuinfo"]
+    assert out["zero random"] == "written" and kept == b"semaphore"
+    assert out["zero shm"] == "PermissionError" and out["list shm"] == "PermissionError"
+    assert out["grader environ"] == "PermissionError" and out["init cmdline"] == "PermissionError"
+    assert not any("hunter2" in str(v) for v in out["env"].values())
+
+
+def test_the_checkers_environment_is_an_allowlist(tmp_path, monkeypatch):
+    """Of the worker's environment the checker keeps the locale, PATH and the accelerator's
+    variables (JAX_, XLA_, TPU_, CUDA_...), never anything else (a token, a cloud key)."""
+    from autograder.grader import spawn
+
+    monkeypatch.setenv("GRADER_API_TOKEN", "hunter2-secret")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "hunter2-key")
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path / "cache"))
+    env = spawn.checker_env(tmp_path / "job" / "checker", "none")
+    assert not [k for k, v in env.items() if "hunter2" in v]
+    assert env["JAX_PLATFORMS"] == "cpu" and "JAX_COMPILATION_CACHE_DIR" not in env
+    assert env[spawn.JOB_FOLDER_ENV] == str(tmp_path / "job") and env["PATH"] == os.environ["PATH"]
+
+
+ESCAPER = '''
+import json, os, sys, time
+from pathlib import Path
+from autograder.gradescope import run
+from autograder.grader.model import Result
+
+pidfile, results = Path(sys.argv[1]), Path(os.environ["COURSE_GRADESCOPE_ROOT"]) / "results" / "results.json"
+
+
+class Lesson:
+    def max_score(self):
+        return 13.0
+
+
+def grade(student, data, submission, settings, source):
+    """Grading during which a process escapes every sandbox (as the launcher's .pth did, issue 42):
+    a double fork and setsid, then, 2 s later, a results.json of full marks."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):  # a daemon's: run_autograder's caller does not wait for it
+                os.dup2(null, fd)
+            pidfile.write_text(str(os.getpid()))
+            time.sleep(2)
+            results.write_text(json.dumps({"score": 13.0, "output": "rewritten", "tests": []}))
+            os._exit(0)
+        os._exit(0)
+    os.wait()
+    while not pidfile.exists():
+        time.sleep(0.01)
+    return Result(student, "01_number_formats", 0.0, 13.0, "ok")
+
+
+run.canary.process_canary = lambda settings, source: None
+run.canary.solution_canary = lambda data, settings, source: None
+run.load_lessons = lambda source, lessons, db: {lessons[0]: Lesson()}
+run.find_notebook = lambda submission, lesson: (Path(sys.argv[0]), "")
+run.grade_notebook = grade
+sys.exit(run.main([]))
+'''
+
+
+def test_no_process_a_submission_started_runs_after_results_json_is_written(tmp_path):
+    """Gradescope: a process started during grading that escaped every sandbox (double fork,
+    setsid) and would rewrite results.json with full marks 2 s later is dead when run.py returns
+    (it is the subreaper of everything grading starts and kills it all before writing); 3 s later
+    results.json is still the trusted grade. On the old code the daemon outlived run.py."""
+    import dataclasses
+    import json
+    import time
+
+    from autograder.grader import Settings
+
+    root, source = tmp_path / "autograder", tmp_path / "autograder" / "source"
+    for folder in (source, root / "submission", root / "results"):
+        folder.mkdir(parents=True)
+    config = {"lesson": "01_number_formats", "hidden_visibility": "visible"}
+    (source / "gradescope.json").write_text(json.dumps({**config, "settings": dataclasses.asdict(Settings())}))
+    (source / "escape.py").write_text(ESCAPER)
+    pidfile = tmp_path / "daemon.pid"
+    env = {**os.environ, "COURSE_GRADESCOPE_ROOT": str(root), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, str(source / "escape.py"), str(pidfile)], cwd=source, env=env, capture_output=True, text=True
+    )
+    print(proc.stdout[-2000:], proc.stderr[-2000:])
+    assert proc.returncode == 0
+    graded = (root / "results" / "results.json").read_text()
+    daemon = int(pidfile.read_text())
+    alive = (
+        os.path.exists(f"/proc/{daemon}") and open(f"/proc/{daemon}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    )
+    assert not alive, "a process the submission started outlived run.py"
+    time.sleep(3)  # past the daemon's 2 s: had it lived, it would have written by now
+    assert (root / "results" / "results.json").read_text() == graded
+    assert json.loads(graded)["score"] == 0.0

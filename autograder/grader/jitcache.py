@@ -29,6 +29,7 @@ import contextlib
 import signal
 import threading
 
+from . import guard
 from .compiled import Folder, private
 from .settings import COMPILE_CACHE_BYTES
 
@@ -91,6 +92,8 @@ def use(path: str) -> bool:
     """The checker: its replays find and keep programs in the folder its job names too, where it
     is private (compiled.py)."""
     _FOLDER[0] = Folder(path) if path and private(path) else None
+    if _FOLDER[0] is not None:
+        guard.allow(path)  # the checker's writes are confined to its job folder and this one
     return _FOLDER[0] is not None
 
 

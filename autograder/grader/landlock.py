@@ -3,8 +3,10 @@
 An unprivileged Linux security module (5.13+) that binds root too. The student process applies it
 to itself before any student code runs (student_side.py, with ``COURSE_LANDLOCK_RW`` naming the one
 folder it may write): read-only access to the Python installation and system folders, read-write
-access to its work folder only; with ABI 4+ no outgoing TCP connection; with ABI 6+ no signal to
-any process outside and no abstract unix sockets. Standalone: it is copied beside student_side.py.
+access to its work folder, a few device files (DEVICES, an accelerator's) and its own ``/proc``
+entry only (never /dev/shm, nor another process's /proc entry); with ABI 4+ no outgoing TCP
+connection; with ABI 6+ no signal to any process outside and no abstract unix sockets. Standalone:
+it is copied beside student_side.py.
 """
 
 from __future__ import annotations
@@ -61,6 +63,17 @@ class _NetPortAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
 
 
+# The device files a process needs (read-write): never the rest of /dev (the host's /dev/shm holds
+# the grading pool's semaphores under the fallback; zeroing them hung a class run, issue 42).
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+ACCELERATORS = ("/dev/accel*", "/dev/nvidia*", "/dev/vfio")  # a TPU's or GPU's, where the machine has one
+# Of /proc, the process's own entry (``/proc/self``, threads included: read-write) and these few
+# machine-wide files (read-only): never another process's entry, whose environ, cmdline and memory
+# (the checker's, the grader's) are this user's under the fallback.
+PROC_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime", "/proc/version")
+PROC_FILES += ("/proc/filesystems", "/proc/sys")
+
+
 def landlock_abi() -> int:
     """Landlock ABI version of the running kernel, 0 when unavailable (or not Linux)."""
     if not sys.platform.startswith("linux"):
@@ -88,7 +101,7 @@ def read_only_paths() -> list[str]:
         "/sbin",
         "/etc",
         "/opt",
-        "/proc",
+        *PROC_FILES,
         "/sys",
         "/run/systemd/resolve",
         "/var/lib/ca-certificates",
@@ -156,7 +169,11 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
 
     for path in [*read_only_paths(), *read_only]:
         allow(path, read_dir)
-    allow("/dev", fs_all)  # /dev/null, /dev/shm, /dev/urandom
+    import glob
+
+    for path in [*DEVICES, *(p for pattern in ACCELERATORS for p in glob.glob(pattern))]:
+        allow(path, read_dir | _FS["WRITE_FILE"])
+    allow("/proc/self", read_dir | _FS["WRITE_FILE"])  # opened here: this process's own /proc/<pid>
     allow(workdir, fs_all)
     for path in extra_files:
         allow(path, _FS["READ_FILE"])
@@ -169,5 +186,5 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
     if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
         raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     os.close(fd)
-    enforced.append(f"files: read-only Python/system, read-write {workdir} only")
+    enforced.append(f"files: read-only Python/system, read-write {workdir} only; /dev: {', '.join(DEVICES)}")
     return enforced

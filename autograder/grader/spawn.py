@@ -26,9 +26,16 @@ from pathlib import Path
 from .settings import NO_ZYGOTE_ENV
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-CHECKER_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker import main; main()"
+CHECKER_MAIN = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import checker_main; checker_main()"
+)
 ZYGOTE_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import serve; serve()"
-PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE")  # set in each checker after the fork
+JOB_FOLDER_ENV = "COURSE_JOB_FOLDER"  # the one folder a checker writes in (guard.confine)
+PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE", JOB_FOLDER_ENV)  # set in each checker after the fork
+# the worker's environment a checker keeps (an allowlist: no secret of the grader's reaches the
+# tests' code, nor through it a student's page): the locale, the search path, the accelerator's
+KEPT_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "LD_LIBRARY_PATH")
+KEPT_PREFIXES = ("JAX_", "XLA_", "TPU_", "LIBTPU_", "PJRT_", "CUDA_", "NVIDIA_", "NCCL_", "TF_CPP_")
 WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker")
 
 
@@ -136,15 +143,17 @@ def stop_zygotes() -> None:
 
 
 def checker_env(home: Path, emulation: str) -> dict:
-    """The checker's environment: this worker's, with the checker's own home, configuration and
-    working folder (none of them a student's), and no folder of compiled programs
-    (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the fallback without
-    namespaces, would run its executables in the checker (its replays' compilations are kept in its
-    memory and, under bubblewrap only, in the run's private folder: jitcache.py, compiled.py)."""
+    """The checker's environment: of this worker's, only the allowlisted (KEPT_ENV, KEPT_PREFIXES),
+    with the checker's own home, configuration and working folder (none of them a student's; home
+    is ``checker`` in its job folder, run.py, the one folder it writes in), and no folder of
+    compiled programs (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the
+    fallback without namespaces, would run its executables in the checker (its replays'
+    compilations are kept in its memory and, under bubblewrap only, in the run's private folder:
+    jitcache.py, compiled.py)."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("COURSE_", "PYTHON", "MPL", "JUPYTER", "JAX_COMPILATION_CACHE"))
+        if (k in KEPT_ENV or k.startswith(KEPT_PREFIXES)) and not k.startswith("JAX_COMPILATION_CACHE")
     }
     env.update(
         HOME=str(home),
@@ -153,7 +162,21 @@ def checker_env(home: Path, emulation: str) -> dict:
         MPLCONFIGDIR=str(home / ".mpl"),
         COURSE_EMULATE=emulation,
     )
+    env[JOB_FOLDER_ENV] = str(home.parent)
     return env
+
+
+def checker_main() -> None:
+    """A checker's first code, forked or started: its writes confined to its job folder, the run's
+    folder of compiled replays and its student's cgroup (guard.confine) before the checker's first
+    line, then the checker. No job folder named: it stops (never an unconfined checker)."""
+    from . import cgroup, guard
+
+    roots = [os.environ[JOB_FOLDER_ENV], *(str(p) for p in cgroup.cgroup_roots().values())]
+    guard.confine(roots)
+    from .checker import main
+
+    main()
 
 
 def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
@@ -213,9 +236,7 @@ def serve() -> None:
                 os.environ.clear()
                 os.environ.update(request["env"])
                 limit_and_tie(int(request["cap"]))
-                from autograder.grader.checker import main
-
-                main()
+                checker_main()
                 code = 0
             finally:
                 os._exit(code)

@@ -8,17 +8,21 @@ whatever its name, and grades it with ``grade_notebook``, the code path of ``gra
 
 Who writes what: the student's code runs in its own sandboxed process (grader/sandbox.py) with its
 own work folder under this process's temporary folder; ``/autograder/results`` is not in its
-sandbox, and results.json is written here only after grading, when no student process is left,
-replacing (never appending to) whatever the results folder holds: a submission cannot write its
-own results. A grader fault (the sandbox could not start, the canary failed) writes no
-results.json and exits 2: Gradescope then shows "The autograder failed to execute correctly" (its
-troubleshooting page), never a silent zero; /autograder/results/stdout (instructors only) says why.
+sandbox, and results.json is written here only after grading, when no student process is left:
+this process is the child subreaper of everything grading starts (a student's double fork and
+setsid included), kills and reaps every process below it, then writes results.json whole (a
+temporary file renamed over it, never appended to) and reads it back; a submission cannot write
+its own results, with bubblewrap or under the fallback. A grader fault (the sandbox could not
+start, the canary failed) writes no results.json and exits 2: Gradescope then shows "The
+autograder failed to execute correctly" (its troubleshooting page), never a silent zero;
+/autograder/results/stdout (instructors only) says why.
 
 ``COURSE_GRADESCOPE_ROOT`` (default ``/autograder``) moves the whole layout, for the tests only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -83,6 +87,67 @@ def find_notebook(submission: Path, lesson: str) -> tuple[Path | None, str]:
     return None, f"{len(found)} notebooks uploaded ({names}) and not exactly one of them is {lesson}: upload one"
 
 
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Every process the grading starts that outlives its parent (a student's double fork, setsid)
+    is reparented to this process, not to init: ``end_descendants`` finds them all."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def descendants() -> list[int]:
+    """The live processes below this one (zombies can run nothing: not counted), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry) if fields[0] != "Z" else -int(entry))
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            todo.append(abs(child))
+            if child > 0:
+                found.append(child)
+    return found
+
+
+def end_descendants(rounds: int = 200) -> bool:
+    """SIGKILL every process below this one (the zygote, every checker, every process of the
+    student's, whatever session or group it made) and reap them; True once none is left."""
+    import signal
+
+    from ..grader.spawn import stop_zygotes
+
+    stop_zygotes()
+    for _ in range(rounds):
+        found = descendants()
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        while True:  # reap what was reparented here (children of the killed come next round)
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        if not found:
+            return not descendants()
+        time.sleep(0.01)
+    return False
+
+
 def write_results(results_dir: Path, data: dict | None) -> None:
     """Replace results.json by ``data`` (None: remove it, an autograder failure), atomically."""
     results_dir.mkdir(parents=True, exist_ok=True)
@@ -127,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{lesson}: the grader grades here ({layers_line(settings.limits)})")
         return 0
     write_results(results_dir, None)  # nothing that was there before grading can stand as the result
+    become_subreaper()  # every process grading starts stays below this one, whatever it does
     layers = layers_line(settings.limits)
     print(layers, flush=True)
     try:
@@ -144,11 +210,20 @@ def main(argv: list[str] | None = None) -> int:
     with open(path, "rb") as f:  # past the cap, grade_notebook calls it unreadable
         submission = f.read(MAX_NOTEBOOK_BYTES + 1)
     r = grade_notebook(student_key(root), data, submission, settings, source)
+    if not end_descendants():  # before results.json: nothing a submission started runs after it
+        return fail(results_dir, "a process the grading started could not be ended")
     if r.status == Status.GRADER_ERROR:
         return fail(results_dir, r.detail)
     if note:
         r.notes.insert(0, note)
-    write_results(results_dir, results_json(r, visibility, layers, time.monotonic() - t0))
+    data = results_json(r, visibility, layers, time.monotonic() - t0)
+    write_results(results_dir, data)
+    try:  # written last and checked: what Gradescope reads is what was graded
+        written = json.loads((results_dir / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        written = None
+    if written != json.loads(json.dumps(data)):
+        return fail(results_dir, "results.json changed after it was written")
     # stdout is the instructors' (Gradescope shows it to students only if told to): every check
     name = printable(path.name, 120, keep="")
     print(f"{name}: {r.score:g}/{r.max_score:g} {r.status}" + (f" ({printable(r.detail)})" if r.detail else ""))
