@@ -62,6 +62,7 @@ def process_canary(settings: Settings, repository: Path) -> None:
         budget,
         0,
     )
+    student.contract = ["canary"]  # the one name the canary's process defines (the checker binds only these)
     try:
         student.start()
         student.wait_ready()
