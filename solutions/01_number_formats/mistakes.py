@@ -304,10 +304,10 @@ def sequential_sum(values, dtype):
     {
         "id": "np-sum",
         "function": "sequential_sum",
-        "name": "uses NumPy's built-in sum (pairwise, not sequential)",
-        "explanation": "Your function lets NumPy's sum add the values, and NumPy sums floats pairwise in blocks (for float16 with float32 partial sums), not one after another. Its result is often more accurate, but it is not the sequential sum rounded after every addition that the exercise emulates. Revisit the contract and compare it with pairwise summation.",
+        "name": "uses NumPy's built-in sum (not sequential for float16 and float32)",
+        "explanation": "Your function lets NumPy's sum add the values: for float32 NumPy sums pairwise in blocks, and for float16 it adds in float32 and rounds once (4096 copies of 0.01 give 40.97, where the sequential float16 sum stalls at 32.0; only for bfloat16 does ml_dtypes' sum round after each addition, left to right). That is often more accurate, but it is not the sum rounded after every addition that the exercise asks for. Revisit the contract and compare it with pairwise summation.",
         "section": "Exercise 3: `sequential_sum` (3 points)",
-        "why": "np.sum in dtype (pairwise with float32 partials for float16)",
+        "why": "np.sum in dtype (pairwise for float32, float32 partials for float16; sequential for bfloat16)",
         "source": """
 def sequential_sum(values, dtype):
     return float(np.sum(np.asarray(values).astype(dtype)))

@@ -132,7 +132,7 @@ def evaluate_precision_policies(seed=0):
         "id": "reference-from-bf16-inputs",
         "function": "evaluate_precision_policies",
         "name": "reference computed from bf16-rounded inputs",
-        "explanation": "Your reference multiplies the inputs after rounding them to bfloat16, so it already contains the input rounding the bfloat16 policies are judged on, and their errors come out near zero. The reference must be the exact product of the original float32 data. Revisit how to build a reference that is exact on every backend.",
+        "explanation": "Your reference multiplies the inputs after rounding them to bfloat16, so it already contains the input rounding the bfloat16 policies are judged on: the first policy's error comes out as exactly 0 (it is your reference's own computation), and the second one's shrinks to its output rounding alone (about 0.031 instead of 0.055 on the seed-0 data). The reference must be the exact product of the original float32 data. Revisit how to build a reference that is exact on every backend.",
         "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "reference computed from bf16-rounded inputs",
         "source": """
@@ -354,7 +354,7 @@ def accumulation_error_curve(ks, seed=0):
         "id": "default-precision-reference",
         "function": "evaluate_precision_policies",
         "name": "reference is a DEFAULT-precision float32 matmul",
-        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass: it carries the same input rounding as the policies it judges, so their errors shrink toward zero. A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
+        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass, bit for bit the first policy's own computation: there the first policy's error comes out as exactly 0 and the second one's shrinks to its output rounding alone (on a CPU it happens to be right). A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
         "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "the seed's DEFAULT-precision 'fp32 reference' (one bf16 pass on a TPU)",
         "only_under": "tpu",
@@ -417,7 +417,7 @@ def evaluate_precision_policies(seed=0):
         "id": "default-precision-reference",
         "function": "accumulation_error_curve",
         "name": "reference is a DEFAULT-precision float32 matmul",
-        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass: it carries the same input rounding as the policies it judges, so their errors shrink toward zero. A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
+        "explanation": "Your exact reference is a float32 matmul at the default precision, which on a TPU is one bfloat16 pass, bit for bit the f32-accumulation curve's own computation: there that curve comes out as exactly 0 at every K and the bf16-output curve shrinks to its output rounding alone (on a CPU it happens to be right). A reference must be exact on every backend. Revisit what the default precision means on CPU, GPU and TPU, and the two ways to get an exact result.",
         "section": "1. What does a float32 matmul compute? It depends on the backend",
         "why": "exact reference computed with a DEFAULT-precision f32 dot",
         "only_under": "tpu",
@@ -630,7 +630,7 @@ def emulated_bf16_accumulation(x, w):
         "name": "running sum starts at negative zero",
         "explanation": "Your running sum starts at negative zero instead of 0. The values are equal, but the sign of zero is not: when every product is a negative zero, or K is 0, your sum is negative zero where the contract's is positive zero. Revisit the contract's starting value.",
         "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
-        "why": "running sum starts at np.float32 -0.0 style: s = -np.zeros(...) (negative zero start): sum of +0 products gives -0 -> wrong sign",
+        "why": "running sum starts at -0.0: (-0) + (+0) = +0, so only where every product is -0 (or K = 0) does the sum keep the wrong sign",
         "source": """
 def emulated_bf16_accumulation(x, w):
     xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
@@ -646,9 +646,10 @@ def emulated_bf16_accumulation(x, w):
         "id": "high-precision-reference",
         "function": "accumulation_error_curve",
         "name": "reference at HIGH precision, not exact",
-        "explanation": "Your reference is a float32 matmul at HIGH precision, which on a TPU is three bfloat16 passes: about 16 significant bits, not an exact result. Its own error then blurs the small errors the curve measures. Revisit the precision levels on a TPU and the two ways to get an exact reference.",
+        "explanation": "Your reference is a float32 matmul at HIGH precision, which on a TPU is three bfloat16 passes, not an exact result (on a TPU v5e its error measured 100 to 120 times HIGHEST's). Its own error then blurs the small errors the curve measures (on a CPU, which ignores matmul precision, it happens to be right). Revisit the precision levels on a TPU and the two ways to get an exact reference.",
         "section": "1. What does a float32 matmul compute? It depends on the backend",
-        "why": "reference at Precision.HIGH (bf16x3 on a TPU), not exact",
+        "why": "reference at Precision.HIGH (three bf16 passes on a TPU), not exact",
+        "only_under": "tpu",
         "source": """
 def accumulation_error_curve(ks, seed=0):
     pass
