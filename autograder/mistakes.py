@@ -6,8 +6,10 @@ one exercise function: its code (``source``, the whole wrong function), a stable
 within its function), a short student-facing ``name``, an ``explanation`` of the misconception (no
 solution code), the lesson ``section`` to re-read (a heading of the lesson's notebook), the
 author's technical note ``why``, and optional authoring flags: ``only_under`` (the wrong answer
-shows only under that device's precision, e.g. "tpu") and ``visible_fails`` (its visible test must
-catch it too).
+shows only under that device's precision, e.g. "tpu"), ``visible_fails`` (its visible test must
+catch it too) and ``chip_only`` (with ``only_under``: only the real device shows it, the CPU emulation
+does not model it, e.g. a cast round trip inside jit whose rounding a TPU drops; graded on the chip
+by autograder.hardware, never expected caught under emulation).
 
 They are course content for instructors: the grader diagnoses failed checks against them, the
 test suite grades each one; the student release and ``publish`` carry none of them.
@@ -40,7 +42,7 @@ TIMINGS = {"05_precision_policy:policy_table": ["median_ms"]}
 # policy_table does not run its twelve timed calls per policy for each mistake.
 TIMERS = {"05_precision_policy:benchmark": {"median_ms": 0.0, "min_ms": 0.0}}
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
-OPTIONAL = ("only_under", "visible_fails")
+OPTIONAL = ("only_under", "visible_fails", "chip_only")
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Mistake:
     source: str
     only_under: str = ""
     visible_fails: bool = False
+    chip_only: bool = False
 
     @property
     def key(self) -> str:

@@ -1188,4 +1188,76 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     return losses
 """,
     },
+    # ------------------------------------------ rounding by a cast inside jit (chip only)
+    {
+        "id": "cast-round-trip-in-jit",
+        "function": "policy_table",
+        "name": "rounding by a cast round trip inside jit",
+        "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler may compute with more precision than the types say: for a product with a single term it multiplied by the unrounded x, so your bf16 error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "x.astype(bf16) inside jit: a v5e (JAX 0.10.2) dropped it for K = 1 under highest, bf16 max_rel_err 1.80e-3 vs [3.9527e-3, 3.9546e-3]; CPU and the emulation round, so only the chip shows it",
+        "only_under": "tpu",
+        "chip_only": True,
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_bf16: jnp.dot(x.astype(jnp.bfloat16), w_bf16, preferred_element_type=jnp.float32))
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(
+        x.astype(jnp.bfloat16), q_w.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s_w)
+    w8a8 = jax.jit(w8a8_matmul)
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+            ("w8a8", w8a8, (x, q_w, s_w), q_w.nbytes + s_w.nbytes)]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+                     "weight_bytes": int(nbytes), "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "cast-round-trip-in-jit",
+        "function": "train_linear_regression",
+        "name": "rounding by a cast round trip inside jit",
+        "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a scanned (compiled) step. A CPU keeps that rounding, but a TPU's compiler may drop it inside jit: its matrix-vector products then used the unrounded float32 weights, and your bf16_master_fp32 losses equalled fp32's at every step. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "w.astype(bf16) inside lax.scan: on a v5e (JAX 0.10.2) bf16_master_fp32 equalled fp32 at every step; CPU and the emulation round, so only the chip shows it",
+        "only_under": "tpu",
+        "chip_only": True,
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+
+    def loss_and_grad(w):
+        if policy == "fp32":
+            r = jnp.dot(X, w, precision=HIGHEST) - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+        else:
+            w_c = w.astype(jnp.bfloat16)
+            r = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32) - y
+            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        return jnp.mean(r * r), g
+
+    def step(w, _):
+        loss, g = loss_and_grad(w)
+        if policy == "bf16_params":
+            w_new = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
+        else:
+            w_new = w - lr * g
+        return w_new, loss
+
+    w0 = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    _, losses = jax.lax.scan(step, w0, None, length=steps)
+    return [float(v) for v in np.asarray(losses)]
+""",
+    },
 ]

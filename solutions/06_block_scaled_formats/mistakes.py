@@ -744,4 +744,32 @@ def mx_dequantize(elements, scales, block=32):
     return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(s, block, axis=-1)
 """,
     },
+    # ------------------------------------------ rounding by a cast inside jit (chip only)
+    {
+        "id": "cast-round-trip-in-jit",
+        "function": "nvfp4_quantize",
+        "name": "rounding by a cast round trip inside jit",
+        "explanation": "Your function rounds the block scales to e4m3 with a cast round trip inside a jitted function and divides the elements by the result. A CPU keeps that rounding, but inside jit a TPU's compiler may drop it: the elements are then divided by the unrounded scale while the stored scale is rounded, so every decoded element is off by the scale's rounding. Round the scales where the rounding is kept (NumPy or eager operations) and compute the elements with the stored scale.",
+        "section": "Exercise 5: `nvfp4_quantize` (4 points)",
+        "why": "s.astype(float8_e4m3fn).astype(f32) inside jax.jit: on a v5e (JAX 0.10.2) it returned s unrounded, 768 of 16384 elements differed (the unrounded-block-scale mistake); CPU and the emulation round, so only the chip shows it",
+        "only_under": "tpu",
+        "chip_only": True,
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+
+    @jax.jit
+    def stored_scale(ratio):
+        return ratio.astype(jnp.float8_e4m3fn).astype(jnp.float32)
+
+    sf = np.asarray(stored_scale((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t))
+    s = sf.astype(ml_dtypes.float8_e4m3fn)
+    st = sf[..., None] * t
+    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
+    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
+""",
+    },
 ]
