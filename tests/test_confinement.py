@@ -284,3 +284,59 @@ def test_no_process_a_submission_started_runs_after_results_json_is_written(tmp_
     time.sleep(3)  # past the daemon's 2 s: had it lived, it would have written by now
     assert (root / "results" / "results.json").read_text() == graded
     assert json.loads(graded)["score"] == 0.0
+
+
+ZEROES_SHM = '''def bf16_round(x):
+    """Zeroes every file in /dev/shm it can reach (the grading pool's semaphores), then answers."""
+    import os
+
+    for _ in range(20):
+        try:
+            names = os.listdir("/dev/shm")
+        except OSError:
+            names = [f"sem.mp-{i}" for i in range(4)]
+        for name in names:
+            try:
+                with open(os.path.join("/dev/shm", name), "r+b") as f:
+                    f.write(bytes(os.fstat(f.fileno()).st_size))
+            except OSError:
+                pass
+    raise NotImplementedError()
+'''
+
+
+def test_a_fallback_class_run_with_a_student_zeroing_dev_shm_grades_the_classmates(tmp_path):
+    """Bubblewrap unavailable (a bwrap that cannot make namespaces first on PATH): a class of three
+    graded with two workers, one student's function zeroing every file of /dev/shm (where the pool
+    keeps its semaphores) at each call; the run finishes and the classmates keep 13/13 (on the old
+    code Landlock granted all of /dev: the run hung)."""
+    import csv
+
+    import nbformat
+
+    from autograder.notebooks import fill_answers
+    from conftest import source_nb, student_nb
+    from gradescope_harness import fake_bwrap
+
+    lesson = "01_number_formats"
+    subs = tmp_path / "subs"
+    for who in ("ada", "bob", "mallory"):
+        (subs / who).mkdir(parents=True)
+        answers = {"bf16_round": ZEROES_SHM} if who == "mallory" else {}
+        nb = fill_answers(student_nb(lesson), source_nb(lesson), answers)
+        (subs / who / f"{lesson}.ipynb").write_text(nbformat.writes(nb))
+    fake = fake_bwrap(tmp_path / "no-userns", probe_passes=False)
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out), "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
+    print(proc.stdout[-1500:], proc.stderr[-1500:])
+    assert proc.returncode == 0 and "WITHOUT namespaces" in proc.stdout + proc.stderr
+    rows = {r["student"]: r for r in csv.DictReader(open(out / "grades.csv"))}
+    assert [(rows[s]["score"], rows[s]["status"]) for s in ("ada", "bob")] == [("13", "ok"), ("13", "ok")]
