@@ -867,43 +867,6 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     return losses
 """,
     },
-    {
-        "id": "fp32-default-precision",
-        "function": "train_linear_regression",
-        "name": "fp32 policy's dots at default precision",
-        "explanation": "Your fp32 policy's dots use the default precision, which on a TPU is a single bf16 pass (TF32 on recent NVIDIA GPUs), so its trajectory is not float32's there. A float32 computation has to ask for the highest matmul precision to be float32 on every backend.",
-        "section": "2. Four precision policies for one layer",
-        "why": "fp32 policy at DEFAULT precision (one bf16 pass on a TPU)",
-        "only_under": "tpu",
-        "source": """
-def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
-    X, y, _ = regression_problem(seed)
-    n, d = X.shape
-    X_bf16 = X.astype(jnp.bfloat16)
-    def loss_and_grad(w):
-        if policy == "fp32":
-            r = jnp.dot(X, w) - y
-            g = (2.0 / n) * jnp.dot(X.T, r)
-        else:
-            w_c = w.astype(jnp.bfloat16)
-            r = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32) - y
-            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
-        return jnp.mean(r * r), g
-    w = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
-    losses = []
-    for _ in range(steps):
-        loss, g = loss_and_grad(w)
-        if not False:
-            losses.append(float(loss))
-        if policy == "bf16_params":
-            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
-        else:
-            w = w - lr * g
-        if False:
-            losses.append(float(loss_and_grad(w)[0]))
-    return losses
-""",
-    },
     # ---------------------------------------------------------- policy_table
     {
         "id": "fp32-default-precision",
@@ -1075,44 +1038,6 @@ def policy_table(seed=0, m=256, k=1024, n=256):
     },
     # ----------------------------------------------- train_linear_regression
     {
-        "id": "fp32-grad-default-precision",
-        "function": "train_linear_regression",
-        "name": "fp32 gradient's dot at default precision",
-        "explanation": "Your fp32 policy computes the forward pass at the highest precision but the gradient's dot at default precision, which on a TPU is a single bf16 pass. Every dot of a float32 policy needs the highest precision: one bf16 pass anywhere moves the trajectory off float32's.",
-        "section": "2. Four precision policies for one layer",
-        "why": "fp32 gradient dot at DEFAULT precision (X.T @ r), forward at HIGHEST",
-        "source": """
-def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
-    X, y, _ = regression_problem(seed)
-    n, d = X.shape
-    X_bf16 = X.astype(jnp.bfloat16)
-    y_c = y
-    def loss_and_grad(w):
-        if policy == "fp32":
-            pred = jnp.dot(X, w, precision=HIGHEST)
-            r = pred - y
-            g = (2.0 / n) * (X.T @ r)
-            loss = jnp.mean(r * r)
-        else:
-            w_c = w.astype(jnp.bfloat16)
-            pred = jnp.dot(X_bf16, w_c, preferred_element_type=jnp.float32)
-            r = pred - y_c
-            g = (2.0 / n) * jnp.dot(X_bf16.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
-            loss = jnp.mean(r * r)
-        return loss, g
-    w = jnp.zeros(d, jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
-    losses = []
-    for _ in range(steps):
-        loss, g = loss_and_grad(w)
-        losses.append(float(loss))
-        if policy == "bf16_params":
-            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
-        else:
-            w = w - lr * g
-    return losses
-""",
-    },
-    {
         "id": "targets-rounded-bf16",
         "function": "train_linear_regression",
         "name": "bf16 policies round the targets to bf16 too",
@@ -1154,7 +1079,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "id": "loss-rounded-bf16",
         "function": "train_linear_regression",
         "name": "bf16 policies report the loss rounded to bf16",
-        "explanation": "Your bf16 policies round the loss itself to bfloat16 before recording it, so it keeps only about three significant digits and differs from the float32 loss even at the start. The loss is computed in float32 for every policy, from that policy's predictions.",
+        "explanation": "Your bf16 policies round the loss itself to bfloat16 before recording it, so it keeps only 8 significant bits (2 to 3 decimal digits) and differs from the float32 loss even at the start. The loss is computed in float32 for every policy, from that policy's predictions.",
         "section": "Exercise 3: `train_linear_regression` (4 points)",
         "why": "bf16 policies report the loss rounded to bf16",
         "source": """
