@@ -4,6 +4,11 @@ autoescaping environment: every string from a submission is shown as text).
 
 One self-contained file: figures are PNG data URIs, no scripts, fonts or other files, and a
 Content-Security-Policy forbids loading anything. Instructor-only: it quotes hidden tests' messages.
+
+Built for a class of thousands: the first screen says what to do first ("At a glance", glance.py),
+the misconceptions are a ranked table of one line each (explanations and students folded in
+``<details>``), every long list is folded or linked as a CSV (``OUT/missing.csv``), and students
+are named where a group is small enough to act on (NAMES_INLINE), else folded (NAMES_LISTED).
 """
 
 from __future__ import annotations
@@ -17,19 +22,25 @@ from ..words import human_bytes
 from . import templating
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
+from .glance import LISTED, MISSING_CSV, human_counts, human_rows, status_counts, write_missing
 from .load import load, read_csv
-from .misconceptions import coverage, misconceptions
+from .misconceptions import Misconception, coverage, misconceptions
 from .stats import CheckStats, check_stats, lesson_stats, ranked, ranked_exercises
 
 KIND = {True: "hidden", False: "visible", None: "?"}
-EXPORTS = ("grades.csv", "tests.csv", "grades_wide.csv", "results.json", "run.json")
+EXPORTS = ("grades.csv", "tests.csv", "grades_wide.csv", MISSING_CSV, "results.json", "run.json")
+TOP = 10  # misconceptions and costly checks shown unfolded; the rest folded
+NAMES_INLINE = 8  # a group of at most this many students is named inline, a larger one folded
+NAMES_LISTED = 40  # a folded group names at most this many (tests.csv and grades.csv hold all)
 
 
-def feedback_href(data: ClassData, row: Row) -> str | None:
-    """The relative link to the row's feedback page when OUT/feedback holds it, else None."""
+def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | None:
+    """The relative link to the row's feedback page when OUT/feedback holds it, else None
+    (``root``: OUT/feedback resolved, when the caller has it)."""
     path = data.out / "feedback" / row.student / f"{row.notebook}.html"
     try:
-        exists = path.resolve().is_relative_to((data.out / "feedback").resolve()) and path.is_file()
+        root = root or (data.out / "feedback").resolve()
+        exists = path.is_file() and path.resolve().is_relative_to(root)
     except (OSError, ValueError):
         exists = False
     if not exists:
@@ -37,13 +48,15 @@ def feedback_href(data: ClassData, row: Row) -> str | None:
     return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.notebook}.html', safe='')}"
 
 
-def reteach(top: list[CheckStats]) -> list[dict]:
-    """The three exercises to re-teach first, each with its costliest check and what students hit."""
+def reteach(top: list[CheckStats], found: list[Misconception] = ()) -> list[dict]:
+    """The three exercises to re-teach first, each with its costliest check, what students hit
+    and its most frequent diagnosis (``found``: misconceptions(), ranked), if any."""
     items = []
     for x in ranked_exercises(top)[:3]:
         t = x["checks"][0]
         g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
-        items.append({**x, "check": t, "said": g["texts"].most_common(1)[0][0] if g else ""})
+        m = next((m for m in found if (m.lesson, m.exercise) == (x["lesson"], x["exercise"])), None)
+        items.append({**x, "check": t, "said": g["texts"].most_common(1)[0][0] if g else "", "mistake": m})
     return items
 
 
@@ -85,8 +98,16 @@ def render(data: ClassData) -> str:
     lessons = data.lessons
     cstats = check_stats(data)
     top = ranked(cstats)
-    human = [r for r in data.rows if r.status in NEEDS_A_HUMAN]
-    order = {s: i for i, s in enumerate(NEEDS_A_HUMAN)}
+    found = misconceptions(data)
+    feedback = (data.out / "feedback").resolve()
+    links: dict[tuple[str, str], str | None] = {}
+
+    def href(row: Row) -> str | None:  # one look on disk per row, however often the page names it
+        key = (row.student, row.notebook)
+        if key not in links:
+            links[key] = feedback_href(data, row, feedback)
+        return links[key]
+
     timed = [r for r in data.rows if r.seconds]
     median = {n: statistics.median([r.seconds for r in timed if r.notebook == n] or [0]) for n in lessons}
     per_lesson = []
@@ -104,30 +125,41 @@ def render(data: ClassData) -> str:
         now=dt.datetime.now().isoformat(timespec="seconds"),
         n_students=len(data.students),
         statuses=STATUSES,
+        status_counts=status_counts(data),
         needs_a_human=NEEDS_A_HUMAN,
         kind=KIND,
-        reteach=reteach(top),
-        misconceptions=misconceptions(data),
+        reteach=reteach(top, found),
+        misconceptions=found,
+        diagnosed=sum(m.students for m in found),
         coverage=coverage(data),
-        overview=overview_figure(top[:10]) if top else None,
+        overview=overview_figure(top[:TOP]) if top else None,
         top=[(s, failure_groups(s)) for s in top],
+        top_n=TOP,
+        names_inline=NAMES_INLINE,
+        names_listed=NAMES_LISTED,
+        listed=LISTED,
         lessons=per_lesson,
-        human=sorted(human, key=lambda r: (order[r.status], r.student, r.notebook)),
+        human_counts=human_counts(data),
+        human=human_rows(data),
+        missing_csv=MISSING_CSV if (data.out / MISSING_CSV).is_file() else None,
         overridden=[r for r in data.rows if r.override],
         slowest=sorted(timed, key=lambda r: -r.seconds)[:5],
         median=median,
         roster=read_csv(roster) if roster.is_file() else None,
         provenance=provenance(data),
         exports=[p for p in EXPORTS if (data.out / p).is_file()],
-        href=lambda row: feedback_href(data, row),
+        href=href,
     )
 
 
 def build_report(out: Path, data: ClassData | None = None) -> Path:
-    """Write OUT/report.html and return its path. ``data``: the class already in hand (the grader's
-    results, load.from_results); None rebuilds it from the files of OUT/ (load.load)."""
+    """Write OUT/report.html (and OUT/missing.csv, which it links) and return its path. ``data``:
+    the class already in hand (the grader's results, load.from_results); None rebuilds it from the
+    files of OUT/ (load.load)."""
     out = Path(out)
     path = out / "report.html"
-    page = render(load(out) if data is None else data)
+    data = load(out) if data is None else data
+    write_missing(out, data)  # the page links it
+    page = render(data)
     path.write_text(page, encoding="utf-8", errors="backslashreplace")
     return path

@@ -3,9 +3,13 @@
 they describe, and the library's coverage: per exercise, the share of wrong answers that no known
 mistake explains (where an author should add one).
 
-A student counts once per mistake and lesson, whichever of that exercise's checks named it; a
-check diagnosed as "one of" several mistakes counts for each of them, and the page says how many
-of a mistake's students were such "or" diagnoses. A key the library no longer holds (edited since
+One diagnosis per student, lesson and exercise (``diagnoses``): a check diagnosed as "one of"
+several mistakes (their code behaved alike on the student's calls) is one set; the failed checks'
+sets are combined into their intersection where it is not empty (a later check can narrow "A or
+B" to "A"), else into the most specific one (the smallest; the first of equals). Each combined
+set is one entry of the table (``Misconception``: one key, or "one of: A, B"), so a student is
+counted in exactly one entry per exercise: no mistake's count holds a student twice, and the
+entries' counts add up to the students diagnosed. A key the library no longer holds (edited since
 grading) is listed under its key, without text.
 """
 
@@ -20,12 +24,26 @@ from .stats import cause, exercise_of
 
 @dataclass
 class Misconception:
-    key: str
+    keys: tuple[str, ...]  # one known mistake, or the "one of" set (sorted)
     lesson: str
     exercise: str
-    mistake: Mistake | None  # None: no longer in the library
+    mistakes: list[Mistake | None]  # per key; None: no longer in the library
     rows: list[Row] = field(default_factory=list)  # one per student (and lesson)
-    ambiguous: int = 0  # of those rows, how many were diagnosed as "one of" several
+
+    @property
+    def key(self) -> str:
+        """The entry's name in the page's data and the CSVs' form: keys joined by " or "."""
+        return " or ".join(self.keys)
+
+    @property
+    def ambiguous(self) -> bool:
+        """ "One of" several mistakes: the student's calls could not tell them apart."""
+        return len(self.keys) > 1
+
+    @property
+    def mistake(self) -> Mistake | None:
+        """The library's entry of a single-key diagnosis (None for "one of" several or a gone key)."""
+        return None if self.ambiguous else self.mistakes[0]
 
     @property
     def students(self) -> int:
@@ -44,27 +62,45 @@ class Coverage:
         return 1 - self.explained / self.wrong if self.wrong else 0.0
 
 
+def place(key: str, row: Row, grade_id: str) -> tuple[str, str]:
+    """(lesson, exercise) a key names ("lesson:function:id"), else the check's own."""
+    parts = key.split(":")
+    return (parts[0], parts[1]) if len(parts) == 3 else (row.notebook, exercise_of(grade_id))
+
+
+def combine(sets: list[list[str]]) -> tuple[str, ...]:
+    """One diagnosis from several checks' (non-empty, in check order): their intersection where it
+    is not empty, else the most specific set (the fewest keys; the first of equals); sorted."""
+    common = set(sets[0]).intersection(*sets[1:])
+    return tuple(sorted(common or min(sets, key=len)))
+
+
+def diagnoses(row: Row) -> dict[tuple[str, str], tuple[str, ...]]:
+    """A row's one diagnosis per (lesson, exercise) its failed checks' known mistakes name."""
+    found: dict[tuple[str, str], list[list[str]]] = {}
+    for check in row.checks:
+        if check.passed or not check.mistakes:
+            continue
+        mine: dict[tuple[str, str], list[str]] = {}
+        for key in check.mistakes:
+            mine.setdefault(place(key, row, check.grade_id), []).append(key)
+        for where, keys in mine.items():
+            found.setdefault(where, []).append(keys)
+    return {where: combine(sets) for where, sets in found.items()}
+
+
 def misconceptions(data: ClassData) -> list[Misconception]:
-    """Every diagnosed mistake, most students first (then by lesson, exercise and key)."""
-    found: dict[str, Misconception] = {}
+    """Every diagnosis (one key or "one of" several), most students first (then by lesson, exercise
+    and keys); a student and exercise is in exactly one of them."""
+    found: dict[tuple[str, ...], Misconception] = {}
     for row in data.rows:
-        seen: set[str] = set()
-        for check in row.checks:
-            if check.passed or not check.mistakes:
-                continue
-            for key in check.mistakes:
-                parts = key.split(":")
-                here = (row.notebook, exercise_of(check.grade_id))
-                lesson, exercise = (parts[0], parts[1]) if len(parts) == 3 else here
-                m = found.get(key)
-                if m is None:
-                    known = lookup([key])
-                    m = found[key] = Misconception(key, lesson, exercise, known[0] if known else None)
-                if key not in seen:
-                    seen.add(key)
-                    m.rows.append(row)
-                    m.ambiguous += len(check.mistakes) > 1
-    return sorted(found.values(), key=lambda m: (-m.students, m.lesson, m.exercise, m.key))
+        for (lesson, exercise), keys in diagnoses(row).items():
+            m = found.get(keys)
+            if m is None:
+                library = {k.key: k for k in lookup(keys)}
+                m = found[keys] = Misconception(keys, lesson, exercise, [library.get(k) for k in keys])
+            m.rows.append(row)
+    return sorted(found.values(), key=lambda m: (-m.students, m.lesson, m.exercise, m.keys))
 
 
 def coverage(data: ClassData) -> list[Coverage]:
