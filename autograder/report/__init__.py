@@ -5,12 +5,16 @@ wrote to OUT/ alone; ``grade`` builds them at the end of every run from the resu
 (load.from_results: the same class, the same page). They are:
 
 - ``OUT/report.html``: one self-contained page (figures are PNG data URIs drawn with matplotlib;
-  no scripts, fonts or other files; a Content-Security-Policy forbids loading anything): per
-  lesson the score distribution and status counts, per exercise the share of students passing
-  each visible and hidden check, the checks that cost the class most points with their docstrings
-  and the (instructor-only) messages students hit, grouped and counted, the rows that need a human,
-  and how the grades were made (``OUT/run.json``). Never hand it to students: it quotes the hidden
-  tests' assertion messages.
+  no scripts, fonts or other files; a Content-Security-Policy forbids loading anything), built to
+  read at a glance for thousands of students: first what to do first (status counts, re-teach
+  first, the rows that need a human as counts by cause and lesson), the known mistakes diagnosed
+  as a ranked table (one entry per student and exercise), per lesson the score distribution and
+  status counts, per exercise the share of students passing each visible and hidden check, the
+  checks that cost the class most points with their docstrings and the (instructor-only) messages
+  students hit, grouped and counted, the rows that need a human (folded), and how the grades were
+  made (``OUT/run.json``); long lists folded in ``<details>``. Never hand it to students: it quotes
+  the hidden tests' assertion messages.
+- ``OUT/missing.csv``: every missing row (``notebook,student``), per lesson, linked from the page.
 - ``OUT/grades_wide.csv``: one row per student, a column per lesson and a total, the maximum
   points in a "Points Possible" row under the header.
 - with ``--roster``: the LMS's own gradebook export (Canvas or Moodle CSV) with the lesson columns
@@ -26,6 +30,8 @@ One module per job:
 data.py        the model: Row, Check, ClassData (and the statuses a grade can have)
 load.py        OUT/ -> ClassData with every disagreement between its files; or the grader's results
 stats.py       the numbers: per lesson, per check, why a check lost its points, the ranking
+misconceptions.py  the known mistakes diagnosed, one entry per student and exercise; coverage
+glance.py      the first screen's counts, the rows that need a human, OUT/missing.csv
 figures.py     the figures (matplotlib's object API, greyscale), as PNG data URIs
 html.py        the page: what goes on it, rendered from templates/report.html.j2
 templating.py  the Jinja2 environment of every page (autoescape, StrictUndefined), the feedback's too
