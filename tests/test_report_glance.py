@@ -166,6 +166,9 @@ def test_the_first_screen_says_what_to_do_first(classes, browser, which):  # noq
         # the misconceptions: a ranked table of at most ten rows, one line each, the rest folded
         rows = page.query_selector_all("#misconceptions-table tr[data-key]")
         found = mc.misconceptions(data)
+        diagnosed = {(r.student, *where) for r in data.rows for where in mc.diagnoses(r)}
+        assert sum(m.students for m in found) == len(diagnosed)  # each student and exercise once
+        assert which == "example" or any(m.ambiguous for m in found)
         assert len(rows) == min(TOP, len(found)) > 0
         line = page.eval_on_selector("#misconceptions-table summary", "e => parseFloat(getComputedStyle(e).lineHeight)")
         assert all(r.bounding_box()["height"] < 1.8 * line for r in rows), line  # one line and padding
