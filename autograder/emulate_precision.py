@@ -4,13 +4,35 @@ CPU XLA ignores matmul precision, so a notebook that is only ever run on CPU can
 "fp32 reference" is really one bf16 pass on a TPU, or TF32 on a GPU. The test suite copies this
 file into the kernel's IPython start-up folder (``IPYTHONDIR/profile_default/startup/``) with
 ``COURSE_EMULATE=tpu`` or ``gpu`` set, so notebooks run untouched under these semantics for float32
-operands of every ``jnp.dot``/``matmul``/``einsum``/``@``/``lax.dot_general``/``lax.dot``:
+operands of every ``jnp.dot``/``matmul``/``einsum``/``@``/``lax.dot_general``/``lax.dot``.
 
-    TPU: DEFAULT (or none) = one bf16 pass, f32 accumulation; HIGH = bf16x3; HIGHEST = exact.
-    GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact.
-    Both: dot algorithms such as "BF16_BF16_F32" or "TF32_TF32_F32_X3" round as they say.
+TPU: what a TPU v5e computed (JAX 0.10.2, libtpu 0.0.42.1, 2026-12-05; the chip's bits are in
+tests/data/tpu/tpu_golden.npz, and tests/test_golden.py holds this file to them):
+    DEFAULT (or none): one bf16 pass: inputs rounded to the nearest bf16, products exact, float32
+        accumulation. Bit for bit the chip's own bf16-input dot.
+    HIGH: three bf16 passes, x = hi + lo with hi TRUNCATED to bf16 (toward zero, not nearest) and
+        lo = x - hi rounded to nearest; lo*hi, hi*lo, hi*hi (lo*lo dropped). The truncated hi
+        leaves lo up to 2^-7 |x| (not 2^-8), so the dropped lo*lo is ~4x larger: the chip's HIGH
+        error is 2.2-2.5x that of a textbook bf16x3 (on lesson 02's data 2.11e-4, not 9.4e-5).
+    HIGHEST: six bf16 passes of a three-piece split (hi truncated), products exact to 2^-24, so
+        its error is float32 summation error (lesson 02's data: 1.76e-6), not "exact".
+    The passes go smallest first into one float32 accumulator, 128 terms of the contraction at a
+    time (the chip sums groups of 8 exactly within those 128; here each 128 is a float32 CPU dot).
+    A contraction of one term (K = 1) is a float32 multiply at every precision: XLA makes it one.
+    bf16 x bf16 dots: the same one pass, float32 accumulation, rounded once to the output dtype.
+    Tolerances against the chip (tests/test_golden.py): DEFAULT within float32 summation order
+    (40-98% of elements bit-equal), HIGH within 5% of the chip's own error (measured 0.2-1.3%),
+    HIGHEST within 2x of its own error (measured 1.4x; a plain float32 CPU dot is 7-9x off).
+    Presets BF16_BF16_F32_X3/_X6 are taken to be HIGH/HIGHEST (not recorded on the chip).
+    NOT modelled (the CPU cannot, or the chip was not asked): inside ``jax.jit`` XLA on the chip
+    drops the rounding of a cast round trip such as ``x.astype(bf16).astype(f32)`` (it returned x
+    unchanged; jax-ml/jax#6283): here, as on any CPU, it rounds. The chip flushes float32
+    subnormals to zero; here they stay. Infinite inputs give NaN at HIGH/HIGHEST (inf * 0 in a lo
+    pass); the chip's answer was not recorded.
+GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact.
+Both: dot algorithms such as "BF16_BF16_F32" or "TF32_TF32_F32_X3" round as they say.
 
-Operands of other dtypes (bf16, int8, float64...) are untouched. The backend name stays "cpu".
+Operands of other dtypes (int8, float16, float64...; bf16 x bf16 on a GPU) are untouched. The backend name stays "cpu".
 Self-contained on purpose: it runs before the first cell, with nothing but jax importable.
 
 It refuses a JAX it cannot wrap (JAX < 0.7.1, where jnp.dot bypasses lax.dot): it probes every
@@ -22,6 +44,7 @@ writes that error to the kernel's stderr and ends the kernel, never grading with
 def _course_emulate_precision(mode):
     """Patch jax's dot for ``mode``; everything lives in this function so that, run as an IPython
     start-up file, it leaves no name behind in the notebook's namespace."""
+    import math
     import os
 
     import jax
@@ -51,13 +74,15 @@ def _course_emulate_precision(mode):
         return jax.lax.reduce_precision(x, exponent_bits=8, mantissa_bits=7)
 
     def level(precision):
-        """'bf16', 'bf16x3', 'tf32', 'tf32x3' or 'exact' for a float32 dot on the emulated device."""
+        """'bf16', 'bf16x3', 'bf16x6', 'tf32', 'tf32x3' or 'exact' for a float32 dot on the emulated device."""
         p = canonicalize(precision)
         if isinstance(p, Preset):
             name = p.name
             if name == "DEFAULT":
                 p = None
             elif name.startswith("BF16_BF16_F32_X3") or name.startswith("BF16_BF16_F32_X6"):
+                if mode == "tpu":  # presumed to be the chip's HIGH and HIGHEST (not recorded)
+                    return "bf16x3" if name.endswith("X3") else "bf16x6"
                 return "bf16x3" if name.endswith("X3") else "exact"
             elif name.startswith("BF16_BF16"):
                 return "bf16"
@@ -71,17 +96,103 @@ def _course_emulate_precision(mode):
             return "exact"  # an explicit DotAlgorithm: take it at its word
         top = Precision.DEFAULT if p is None else max(p, key=lambda q: q.value)
         if mode == "tpu":
-            return {Precision.DEFAULT: "bf16", Precision.HIGH: "bf16x3"}.get(top, "exact")
+            return {Precision.DEFAULT: "bf16", Precision.HIGH: "bf16x3"}.get(top, "bf16x6")
         return {Precision.DEFAULT: "tf32", Precision.HIGH: "tf32"}.get(top, "exact")
+
+    # The chip's passes (golden data, TPU v5e, 2026-12-05): x = hi + mid + lo in bfloat16 pieces, hi
+    # TRUNCATED (toward zero), mid and lo nearest; (lhs piece, rhs piece) products, smallest first,
+    # all into one float32 accumulator. DEFAULT: one pass of x rounded to nearest.
+    passes = {
+        "bf16x3": ((1, 0), (0, 1), (0, 0)),
+        "bf16x6": ((1, 1), (2, 0), (0, 2), (1, 0), (0, 1), (0, 0)),
+    }
+    chunk = 128  # the chip adds each pass's contraction to its float32 accumulator 128 terms at a time
+
+    def pieces(x, n):
+        """n bfloat16 pieces of float32 x (in float32): hi truncated toward zero, the rest nearest."""
+        bits = jax.lax.bitcast_convert_type(x, jnp.uint32) & jnp.uint32(0xFFFF0000)
+        finite = jnp.isfinite(x)
+        hi = jnp.where(finite, jax.lax.bitcast_convert_type(bits, jnp.float32), x)
+        hi = x + jax.lax.stop_gradient(hi - jnp.where(finite, x, 0))  # differentiates as x
+        out, rest = [hi], jnp.where(finite, x - hi, 0)
+        for _ in range(n - 1):
+            out.append(bf16(rest))
+            rest = rest - out[-1]
+        return out
+
+    def canonical(dimension_numbers, lhs, rhs):
+        """dimension_numbers as nested tuples of non-negative ints (hashable: a static argument)."""
+        if dimension_numbers is None:
+            dimension_numbers = (((lhs.ndim - 1,), (0,)), ((), ()))
+        (lc, rc), (lb, rb) = dimension_numbers
+        lc, rc, lb, rb = (tuple(int(d) % a.ndim for d in ds) for ds, a in ((lc, lhs), (rc, rhs), (lb, lhs), (rb, rhs)))
+        return (lc, rc), (lb, rb)
+
+    def as_bkn(lhs, rhs, dimension_numbers):
+        """(B, M, K) and (B, K, N) views of a dot_general's operands, and the output's shape."""
+        (lc, rc), (lb, rb) = dimension_numbers
+        lf = [d for d in range(lhs.ndim) if d not in lc + lb]
+        rf = [d for d in range(rhs.ndim) if d not in rc + rb]
+        size = lambda a, ds: int(math.prod(a.shape[d] for d in ds))  # noqa: E731
+        b, m, k, n = size(lhs, lb), size(lhs, lf), size(lhs, lc), size(rhs, rf)
+        shape = [lhs.shape[d] for d in lb + tuple(lf)] + [rhs.shape[d] for d in rf]
+        lhs3 = jnp.transpose(lhs, lb + tuple(lf) + lc).reshape(b, m, k)
+        rhs3 = jnp.transpose(rhs, rb + rc + tuple(rf)).reshape(b, k, n)
+        return lhs3, rhs3, shape
+
+    def mxu(terms, dimension_numbers):
+        """The chip's accumulation: sum over (lhs, rhs) passes, in order, of lhs @ rhs (bfloat16
+        values in float32, so every product is exact), added to one float32 accumulator one chunk
+        of the contraction at a time, each chunk a float32 dot."""
+        views = [as_bkn(a, b, dimension_numbers) for a, b in terms]
+        shape = views[0][2]
+        b, m, k = views[0][0].shape
+        n = views[0][1].shape[2]
+        c = -(-k // chunk)
+        lhs, rhs = [], []
+        for a, bb, _ in views:
+            pad = c * chunk - k if c > 1 else 0
+            a = jnp.pad(a, ((0, 0), (0, 0), (0, pad))).reshape(b, m, c, -1).transpose(2, 0, 1, 3)
+            bb = jnp.pad(bb, ((0, 0), (0, pad), (0, 0))).reshape(b, c, -1, n).transpose(1, 0, 2, 3)
+            lhs.append(a)
+            rhs.append(bb)
+        lhs, rhs = jnp.concatenate(lhs), jnp.concatenate(rhs)
+        dims = (((2,), (1,)), ((0,), (0,)))
+
+        def step(acc, ab):
+            part = original(
+                ab[0], ab[1], dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
+            )
+            return acc + part, None
+
+        if lhs.shape[0] == 1:
+            acc = step(jnp.zeros((b, m, n), jnp.float32), (lhs[0], rhs[0]))[0]
+        else:
+            acc = jax.lax.scan(step, jnp.zeros((b, m, n), jnp.float32), (lhs, rhs))[0]
+        return acc.reshape(shape)
+
+    def _tpu_dot(lhs, rhs, how, dimension_numbers):
+        """A float32 dot as the chip computes it at ``how`` ('bf16', 'bf16x3', 'bf16x6')."""
+        if how == "bf16":  # one MXU pass: bf16 inputs (nearest), products exact
+            return mxu([(bf16(lhs), bf16(rhs))], dimension_numbers)
+        n = 1 + max(max(p) for p in passes[how])
+        lp, rp = pieces(lhs, n), pieces(rhs, n)
+        return mxu([(lp[i], rp[j]) for i, j in passes[how]], dimension_numbers)
+
+    # compiled once per shape and precision (called eagerly, a scan is traced again at every call)
+    tpu_dot = jax.jit(_tpu_dot, static_argnums=(2, 3))
+    mxu_bf16 = jax.jit(mxu, static_argnums=1)
 
     def emulated_dot(
         lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None
     ):
         lhs_a, rhs_a = jnp.asarray(lhs), jnp.asarray(rhs)
         dtypes = {lhs_a.dtype, rhs_a.dtype}
-        small_floats = {jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16), jnp.dtype(jnp.float16)}
-        if jnp.dtype(jnp.float32) not in dtypes or not dtypes <= small_floats:
-            # bf16 x bf16, int8 x int8, float64...: the device computes these as written
+        f32, bf = jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16)
+        small_floats = {f32, bf, jnp.dtype(jnp.float16)}
+        as_written = not dtypes <= small_floats or (f32 not in dtypes and (mode != "tpu" or dtypes != {bf}))
+        if as_written or (out_sharding is not None and mode == "tpu"):
+            # int8 x int8, float64, f16 x f16 (and bf16 x bf16 on a GPU): the device computes these as written
             return original(
                 lhs,
                 rhs,
@@ -90,6 +201,10 @@ def _course_emulate_precision(mode):
                 preferred_element_type=preferred_element_type,
                 out_sharding=out_sharding,
             )
+        if f32 not in dtypes:  # TPU, bf16 x bf16: one MXU pass, float32 accumulation, one rounding at the end
+            out_type = preferred_element_type or jnp.bfloat16
+            terms = [(lhs_a.astype(jnp.float32), rhs_a.astype(jnp.float32))]
+            return mxu_bf16(terms, canonical(dimension_numbers, lhs_a, rhs_a)).astype(out_type)
         # f32 x f32, or f32 mixed with bf16/f16 (XLA upcasts the narrow side): a float32 dot
         lhs_a, rhs_a = lhs_a.astype(jnp.float32), rhs_a.astype(jnp.float32)
         how = level(precision)
@@ -105,9 +220,16 @@ def _course_emulate_precision(mode):
                 out_sharding=out_sharding,
             )
 
-        if how == "exact":
+        k = math.prod(lhs_a.shape[d] for d in (dimension_numbers or (((lhs_a.ndim - 1,),),))[0][0])
+        if mode == "tpu" and k == 1 and how != "exact":
+            # A contraction of one term: XLA on the chip makes it an elementwise float32 multiply
+            # (golden data: single products at every precision are the rounded float32 product)
             out = exact(lhs_a, rhs_a)
-        elif how == "bf16":  # one MXU pass: bf16 inputs, products exact, f32 accumulation
+        elif how == "exact":
+            out = exact(lhs_a, rhs_a)
+        elif mode == "tpu" and how in ("bf16", *passes):
+            out = tpu_dot(lhs_a, rhs_a, how, canonical(dimension_numbers, lhs_a, rhs_a))
+        elif how == "bf16":  # GPU: one bf16 pass, f32 accumulation
             out = original(
                 lhs_a.astype(jnp.bfloat16),
                 rhs_a.astype(jnp.bfloat16),
@@ -115,7 +237,7 @@ def _course_emulate_precision(mode):
                 preferred_element_type=jnp.float32,
                 out_sharding=out_sharding,
             )
-        elif how in ("bf16x3", "tf32x3"):  # split x = hi + lo, drop the lo*lo pass
+        elif how in ("bf16x3", "tf32x3"):  # GPU: split x = hi + lo (nearest), drop the lo*lo pass
             r = bf16 if how == "bf16x3" else tf32
             lh, rh = r(lhs_a), r(rhs_a)
             ll, rl = r(lhs_a - lh), r(rhs_a - rh)

@@ -28,7 +28,7 @@ def test_probe_names_what_default_precision_computes(mode, expected):
     assert result["default_is"] == expected
     assert result["errors"]["highest"] < 1e-3 < result["references"]["one bf16 pass"]
     if mode == "tpu":
-        assert result["errors"]["high"] < result["errors"]["default"] / 10, "HIGH = bf16x3"
+        assert result["errors"]["high"] < result["errors"]["default"] / 10, "HIGH = 3 bf16 passes"
 
 
 def cell(source, grade_id=None, solution=False):

@@ -117,7 +117,7 @@ def run_under_tpu(tmp_path_factory):
 
 
 def test_solution_notebook_under_emulated_tpu_precision(lesson, run_under_tpu):
-    """The solution, demo cells and hidden tests, as on a TPU: DEFAULT = one bf16 pass, HIGH = bf16x3."""
+    """The solution, demo cells and hidden tests, as on a TPU: every precision as the chip computes it."""
     assert_runs_clean_under_emulation(run_under_tpu(lesson), lesson, "tpu")
 
 
