@@ -73,6 +73,25 @@ def hog(children, mib, seconds):
         pids.append(pid)
     return sorted(os.waitpid(p, 0)[1] for p in pids)
 
+HELD = []
+
+def hold_unlinked(mib, files, mapped, seconds):
+    """Files in the work folder, each ``mib`` MiB of real blocks, unlinked while held open (or, with
+    ``mapped``, mapped and closed): no walk of the folder finds them."""
+    import mmap
+    for i in range(files):
+        path = os.path.join(os.environ["HOME"], f"blob{i}")
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        os.unlink(path)
+        os.posix_fallocate(fd, 0, mib * 2**20)
+        if mapped:
+            HELD.append(mmap.mmap(fd, mib * 2**20))
+            os.close(fd)
+        else:
+            HELD.append(fd)
+    time.sleep(seconds)
+    return len(HELD)
+
 def compile_two(scale):
     """Two fresh jits (two XLA compilations), one of them called twice."""
     import jax, jax.numpy as jnp
@@ -106,7 +125,7 @@ def student(tmp_path, request):
     limits = getattr(request, "param", Limits())
     work = tmp_path / "work"
     (work / "tmp").mkdir(parents=True)
-    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin", "compile_two"]
+    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin", "compile_two", "hold_unlinked"]
     init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": names}
     budget = Budget(120, 60)
     budget.start_cell()
@@ -241,3 +260,25 @@ def test_the_checkers_inputs_are_read_only_and_checked_after_each_call(tmp_path)
         assert "changed the test's input files" in s.events
     finally:
         s.stop()
+
+
+@pytest.mark.parametrize("mapped", [False, True], ids=["open", "mapped"])
+def test_files_held_open_after_unlinking_count_against_the_work_folder(student, mapped):
+    """Issue 42, red team: a file unlinked while open (or mapped) keeps its blocks, which no walk of
+    the work folder finds: 1,000 such descriptors of 1 GiB each filled the grader's disk and turned
+    classmates' rows into grader-error while the student's own row stayed ok. Counted now: the
+    folder is over its limit while they are held, and a call holding them is stopped by the watch."""
+    from autograder.grader.faults import StudentDied
+    from autograder.grader.workdir import over_limit
+
+    fns, s, work = student
+    assert fns["hold_unlinked"](8, 2, mapped, 0) == 2
+    print("the folder's entries:", sorted(p.name for p in work.iterdir()))
+    assert over_limit(work, 20_000, 8 * 2**20) == "", "no walk sees them"
+    assert over_limit(work, 20_000, 32 * 2**20, s.pids()) == ""
+    assert over_limit(work, 20_000, 8 * 2**20, s.pids()) == "disk limit reached (files held open)"
+    # the watch (twice a second while a call runs) stops a call that holds more than work_bytes
+    s.watch = lambda: over_limit(work, 20_000, 20 * 2**20, s.pids())
+    with pytest.raises(StudentDied, match="held open"):
+        fns["hold_unlinked"](8, 2, mapped, 30)
+    assert "disk limit reached (files held open)" in s.events

@@ -103,7 +103,8 @@ class Checker:
 
     def _work_folder_over(self) -> str:
         try:
-            return over_limit(self.workdir, self.limits.work_files, self.limits.work_bytes)
+            pids = self.student.pids()  # what they hold open counts too (workdir.held_open)
+            return over_limit(self.workdir, self.limits.work_files, self.limits.work_bytes, pids)
         except (OSError, RecursionError) as exc:  # measured as over: never a grader crash
             return f"file limit reached ({type(exc).__name__})"
 

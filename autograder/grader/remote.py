@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from . import wire
+from .cgroup import process_tree
 from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .sandbox import Launch
@@ -110,6 +111,13 @@ class Student:
         events of the test running now."""
         if self.launch is not None and self.launch.cgroup is not None:
             self.events.extend(self.launch.cgroup.limits_hit())
+
+    def pids(self) -> list[int]:
+        """The student's processes, as host pids: the cgroup's, else the tree below the process the
+        checker started (under bubblewrap, its PID namespace's orphans stay in that tree)."""
+        if self.launch is not None and self.launch.cgroup is not None:
+            return self.launch.cgroup.pids()
+        return process_tree(self.proc.pid) if self.proc is not None else []
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

@@ -20,15 +20,45 @@ from pathlib import Path
 from .settings import MAX_FOLDER_DEPTH as MAX_DEPTH
 
 
-def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
+def held_open(pids, device: int, seen: set) -> int:
+    """Bytes of the unlinked regular files on ``device`` that the processes ``pids`` hold open or
+    mapped (``seen``: inodes already counted): a file unlinked while open keeps its blocks, which no
+    walk of the folder finds (a student's 1,000 descriptors of 1 GiB each). The student writes only
+    in its work folder and its private tmpfs, so what it made on this file system is either in the
+    folder or unlinked; a linked file held open elsewhere (the Python installation's libraries,
+    mapped by every process) is not the student's to count."""
+    held = 0
+    for pid in pids:
+        for kind in ("fd", "map_files"):
+            base = f"/proc/{pid}/{kind}"
+            try:
+                names = os.listdir(base)
+            except OSError:  # gone, or not ours to read
+                continue
+            for name in names:
+                try:
+                    st = os.stat(f"{base}/{name}")  # the open file itself, linked or not
+                except OSError:
+                    continue
+                key = (st.st_dev, st.st_ino)
+                if st.st_dev == device and st.st_nlink == 0 and stat.S_ISREG(st.st_mode) and key not in seen:
+                    seen.add(key)
+                    held += st.st_blocks * 512
+    return held
+
+
+def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
     """Why ``folder`` is over its limits ("" if it is not): more than ``max_files`` entries, more
-    than ``max_bytes`` of allocated blocks, or folders nested deeper than MAX_DEPTH."""
+    than ``max_bytes`` of allocated blocks (with the files on its file system that ``pids`` hold
+    open or mapped, see ``held_open``), or folders nested deeper than MAX_DEPTH."""
     files = blocks = 0
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    seen: set = set()
     try:
         top = os.open(folder, flags)
     except OSError:
         return ""
+    device = os.fstat(top).st_dev
     # depth first, one open listing per level: at most MAX_DEPTH + 1 folders open at a time
     stack = [(top, os.scandir(top), 0)]
     try:
@@ -50,6 +80,9 @@ def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
+            if (st.st_dev, st.st_ino) in seen:  # a hard link counted already
+                continue
+            seen.add((st.st_dev, st.st_ino))
             blocks += st.st_blocks * 512
             if blocks > max_bytes:
                 return "disk limit reached"
@@ -65,6 +98,8 @@ def over_limit(folder: Path, max_files: int, max_bytes: int) -> str:
         for fd, listing, _ in stack:
             listing.close()
             os.close(fd)
+    if pids and blocks + held_open(pids, device, seen) > max_bytes:
+        return "disk limit reached (files held open)"
     return ""
 
 
