@@ -188,12 +188,13 @@ def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
     assert sent["second"] == [], [k for k, _, _ in sent["second"]]
 
 
-@pytest.mark.parametrize("shares", ["outcomes", "programs"])
+@pytest.mark.parametrize("shares", ["outcomes", "programs", "nothing"])
 def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(monkeypatch, shares):
     """Red team: the worker decides to share from its own probe of bubblewrap; a checker whose
     probe then fails (a timeout under load) would run the student in the fallback, able to reach
     the event pipe whose outcomes the worker keeps, or the folder of compiled replays (native code
-    the next checkers run). Its launch fails instead: the grader's fault (Ready.grader_fault, no
+    the next checkers run), and even sharing nothing it would grade one notebook in the weaker
+    sandbox without a word (issue 42's red team). Its launch fails instead: the grader's fault (Ready.grader_fault, no
     grade), never a shared outcome or program and never a zero."""
     from types import SimpleNamespace
 
@@ -207,12 +208,13 @@ def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(
         settings={"emulation": "none"},
         share=shares == "outcomes",
         compiled="/nonexistent/compiled" if shares == "programs" else "",
+        namespaced=shares == "nothing",
     )
     fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
     with pytest.raises(OSError, match="bubblewrap"):
         checker.Checker._launch(fake)
-    job.share, job.compiled = False, ""
-    assert checker.Checker._launch(fake) is launched, "without sharing the fallback stays as it was"
+    job.share, job.compiled, job.namespaced = False, "", False
+    assert checker.Checker._launch(fake) is launched, "a worker in the fallback: its checkers too"
 
 
 def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checker(monkeypatch, tmp_path):
@@ -232,6 +234,7 @@ def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checke
         settings={"emulation": "none"},
         share=True,
         compiled=str(shown / "tmp" / "compiled"),
+        namespaced=True,
     )
     fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
     with pytest.raises(OSError, match="shown"):

@@ -117,8 +117,10 @@ class Checker:
             self.job.settings["emulation"],
             self.inputs,
         )
-        if (self.job.share or self.job.compiled) and not launch.namespaced:  # the worker's probe and this
-            # one's differ: outcomes and programs are shared only where the student cannot reach them
+        if (self.job.namespaced or self.job.share or self.job.compiled) and not launch.namespaced:
+            # the worker's probe and this one's differ (a probe timed out under load, say): never a
+            # silent fallback for one notebook, and outcomes and programs are shared only where the
+            # student cannot reach them
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
         folder = os.path.realpath(self.job.compiled) if self.job.compiled else ""
         if folder and any(Path(folder).is_relative_to(p) for p in launch.shown()):

@@ -92,6 +92,7 @@ class CheckerJob:
     known: list = field(default_factory=list)  # replays' outcomes this worker kept (replayed.py)
     share: bool = False  # send the outcomes its diagnoses compute back (events.Replayed)
     compiled: str = ""  # the class's folder of compiled replays on this machine (jitcache.Folder)
+    namespaced: bool = False  # the worker's sandbox has bubblewrap: a checker whose own has not stops
 
     def to_dict(self) -> dict:
         return asdict(self)

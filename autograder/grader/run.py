@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import compiled, events, replayed
+from . import compiled, events, replayed, sandbox
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
 from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
@@ -170,6 +170,7 @@ def _session(
                 known=replayed.known(share),
                 share=share is not None,
                 compiled=compiled.worker_folder() if share is not None else "",
+                namespaced=not sandbox.bwrap_works(),
             )
             env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
