@@ -19,6 +19,9 @@ tests/data/tpu/tpu_golden.npz, and tests/test_golden.py holds this file to them)
     The passes go smallest first into one float32 accumulator, 128 terms of the contraction at a
     time (the chip sums groups of 8 exactly within those 128; here each 128 is a float32 CPU dot).
     A contraction of one term (K = 1) is a float32 multiply at every precision: XLA makes it one.
+    A matrix-vector product (M = 1 or N = 1, a 1-D operand included) is float32 at every precision
+    too: its DEFAULT error was HIGHEST's (1e-6 at K = 256), where N = 2 is one bf16 pass (0.17)
+    (tests/data/tpu/tpu_matvec.json); here it is a float32 CPU dot, within summation order.
     bf16 x bf16 dots: the same one pass, float32 accumulation, rounded once to the output dtype.
     Tolerances against the chip (tests/test_golden.py): DEFAULT within float32 summation order
     (40-98% of elements bit-equal), HIGH within 5% of the chip's own error (measured 0.2-1.3%),
@@ -220,15 +223,21 @@ def _course_emulate_precision(mode):
                 out_sharding=out_sharding,
             )
 
-        k = math.prod(lhs_a.shape[d] for d in (dimension_numbers or (((lhs_a.ndim - 1,),),))[0][0])
-        if mode == "tpu" and k == 1 and how != "exact":
-            # A contraction of one term: XLA on the chip makes it an elementwise float32 multiply
-            # (golden data: single products at every precision are the rounded float32 product)
+        dims = canonical(dimension_numbers, lhs_a, rhs_a)
+        (lc, rc), (lb, rb) = dims
+        k = math.prod(lhs_a.shape[d] for d in lc)
+        m = math.prod(lhs_a.shape[d] for d in range(lhs_a.ndim) if d not in lc + lb)
+        n = math.prod(rhs_a.shape[d] for d in range(rhs_a.ndim) if d not in rc + rb)
+        if mode == "tpu" and min(k, m, n) == 1 and how != "exact":
+            # A contraction of one term (K = 1), or a matrix-vector product (M = 1 or N = 1): XLA
+            # on the chip computes these in float32 at every precision, off the MXU (golden data:
+            # single products are the rounded float32 product; a matrix-vector dot's error at
+            # DEFAULT is HIGHEST's, 1e-6, where N = 2 is one bf16 pass, 0.17: tpu_matvec.json)
             out = exact(lhs_a, rhs_a)
         elif how == "exact":
             out = exact(lhs_a, rhs_a)
         elif mode == "tpu" and how in ("bf16", *passes):
-            out = tpu_dot(lhs_a, rhs_a, how, canonical(dimension_numbers, lhs_a, rhs_a))
+            out = tpu_dot(lhs_a, rhs_a, how, dims)
         elif how == "bf16":  # GPU: one bf16 pass, f32 accumulation
             out = original(
                 lhs_a.astype(jnp.bfloat16),
@@ -251,8 +260,9 @@ def _course_emulate_precision(mode):
 
     # Every public route to a matmul must reach the wrapper (before JAX 0.7.1, jnp.dot, @ and
     # einsum called dot_general, which did not go through lax.dot): probe each with 1 + 2^-12,
-    # which bf16 and TF32 both round to 1, so an emulated DEFAULT-precision dot gives exactly 2.
-    a, b = jnp.full((1, 2), 1 + 2.0**-12, jnp.float32), jnp.ones((2, 1), jnp.float32)
+    # which bf16 and TF32 both round to 1, so an emulated DEFAULT-precision dot gives exactly 2
+    # (2 x 2 by 2 x 2: a matrix-vector product is float32 on the chip, so not one of those).
+    a, b = jnp.full((2, 2), 1 + 2.0**-12, jnp.float32), jnp.ones((2, 2), jnp.float32)
     routes = {
         "jax.numpy.dot": jnp.dot,
         "@": lambda p, q: p @ q,

@@ -1,6 +1,6 @@
 """Golden data from an accelerator: small seeded inputs and what the chip computes from them.
 
-    python -m autograder.hardware golden --out DIR   # DIR/tpu_golden.npz and DIR/tpu_golden.json
+    python -m autograder.hardware golden --out DIR   # DIR/tpu_golden.npz and .json, DIR/tpu_matvec.npz and .json
 
 Run on a TPU, the file is what tests/test_golden.py holds the CPU emulation of TPU precision
 (autograder/emulate_precision.py) to: float32 dots at DEFAULT, HIGH and HIGHEST (inside and outside
@@ -176,6 +176,36 @@ def record() -> tuple[dict[str, np.ndarray], dict]:
     return arrays, meta
 
 
+# Dots with an output dimension of 1 (matrix-vector) beside ones of 2 and 8: (m, k, n)
+MATVEC_NPZ, MATVEC_META = "tpu_matvec.npz", "tpu_matvec.json"
+MATVEC_SHAPES = ((256, 16, 1), (64, 256, 1), (1, 256, 64), (64, 256, 2), (64, 256, 8), (8, 256, 64))
+
+
+def record_matvec() -> tuple[dict[str, np.ndarray], dict]:
+    """Whether the chip makes a float32 matrix-vector dot a bf16 pass (a v5e does not: it computes
+    M = 1 or N = 1 in float32 at every precision, where N = 2 is one bf16 pass). For each (m, k, n):
+    x (m, k) and w (k, n) standard normal from ``split(PRNGKey(7), 4)``'s first two keys, the dot at
+    each precision eagerly and inside jit, and ``x @ w[:, 0]`` with a 1-D vector. The inputs are
+    drawn on the recording device and stored: a v5e's ``jax.random.normal`` differs from a CPU's by
+    up to 3e-5 (its own transcendental functions), so nothing is regenerated from the seed."""
+    import jax
+    import jax.numpy as jnp
+
+    ks = jax.random.split(jax.random.PRNGKey(7), 4)
+    arrays, errors = {}, {}
+    for m, k, n in MATVEC_SHAPES:
+        x, w = jax.random.normal(ks[0], (m, k), jnp.float32), jax.random.normal(ks[1], (k, n), jnp.float32)
+        name, exact = f"{m}x{k}x{n}", np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+        arrays[name + "_x"], arrays[name + "_w"] = np.asarray(x), np.asarray(w)
+        for p in PRECISIONS:
+            arrays[f"{name}_{p}"] = np.asarray(jnp.dot(x, w, precision=p))
+            arrays[f"{name}_{p}_jit"] = np.asarray(jax.jit(lambda a, b, p=p: jnp.dot(a, b, precision=p))(x, w))
+            errors[f"{name} {p}"] = float(np.max(np.abs(arrays[f"{name}_{p}"] - exact)))
+        arrays[name + "_default_vec1d"] = np.asarray(jnp.dot(x, w[:, 0]))
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **environment()}
+    return arrays, {**meta, "errors": errors}
+
+
 def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.tobytes() == b.tobytes()
 
@@ -237,4 +267,7 @@ def write(out: Path) -> dict:
     np.savez_compressed(out / NPZ, **arrays)
     meta["npz_bytes"] = (out / NPZ).stat().st_size
     (out / META).write_text(json.dumps(meta, indent=1) + "\n")
+    matvec, matvec_meta = record_matvec()
+    np.savez_compressed(out / MATVEC_NPZ, **matvec)
+    (out / MATVEC_META).write_text(json.dumps(matvec_meta, indent=1) + "\n")
     return meta

@@ -302,3 +302,99 @@ def test_the_metadata_names_every_array(golden):
     described = set(meta["arrays"]) | set(meta["identical"])
     assert set(arrays) == described
     json.dumps(meta)
+
+
+# --- matrix-vector dots (tests/data/tpu/tpu_matvec.{npz,json}, autograder.golden.record_matvec) ---
+
+EMULATE_MATVEC = """
+import sys
+import numpy as np
+exec(compile(open("autograder/emulate_precision.py").read(), "emulate_precision.py", "exec"))
+import jax, jax.numpy as jnp
+from autograder.golden import MATVEC_SHAPES
+arrays = dict(np.load("tests/data/tpu/tpu_matvec.npz"))
+out = {}
+for m, k, n in MATVEC_SHAPES:
+    name = f"{m}x{k}x{n}"
+    x, w = jnp.asarray(arrays[name + "_x"]), jnp.asarray(arrays[name + "_w"])
+    for p in ("default", "high", "highest"):
+        out[f"{name}_{p}"] = jnp.dot(x, w, precision=p)
+        out[f"{name}_{p}_jit"] = jax.jit(lambda a, b, p=p: jnp.dot(a, b, precision=p))(x, w)
+    out[name + "_default_vec1d"] = jnp.dot(x, w[:, 0])
+np.savez(sys.argv[1], **{k: np.asarray(v) for k, v in out.items()})
+"""
+
+
+@pytest.fixture(scope="module")
+def matvec():
+    from autograder.golden import MATVEC_META, MATVEC_NPZ
+
+    with np.load(GOLDEN / MATVEC_NPZ) as npz:
+        return {k: npz[k] for k in npz.files}, json.loads((GOLDEN / MATVEC_META).read_text())
+
+
+def f32_bound(x, w):
+    """How far two float32 sums of the products of x @ w (each product rounded once) may be from the
+    exact result, in any order: (K + 1) u sum|x||w| (Higham 3.5)."""
+    return (x.shape[1] + 1) * U * (np.abs(x.astype(np.float64)) @ np.abs(w.astype(np.float64)))
+
+
+def test_a_matrix_vector_dot_is_float32_on_the_chip_at_every_precision(matvec):
+    """M = 1 or N = 1 (a 1-D vector too): the chip's DEFAULT, HIGH and HIGHEST are float32 dots, within
+    float32 summation error of the exact product, eager and in jit; the same data with N = 2 or 8, or
+    M = 8, is one bf16 pass at DEFAULT (error 0.1-0.17, far outside that bound). On a v5e with JAX
+    0.10.2 a matrix-vector product never reaches the MXU as a bf16 pass."""
+    arrays, meta = matvec
+    assert meta["device_kind"].startswith("TPU"), meta["device_kind"]
+    from autograder.golden import MATVEC_SHAPES
+
+    for m, k, n in MATVEC_SHAPES:
+        name = f"{m}x{k}x{n}"
+        x, w = arrays[name + "_x"], arrays[name + "_w"]
+        ex, bound = x.astype(np.float64) @ w.astype(np.float64), f32_bound(x, w)
+        for p in ("default", "high", "highest"):
+            for key in (f"{name}_{p}", f"{name}_{p}_jit"):
+                inside = bool(np.all(np.abs(arrays[key] - ex) <= bound))
+                print(f"{key}: max error {err(arrays[key], ex):.2e}, float32 bound {float(bound.max()):.2e}")
+                assert inside or (min(m, n) > 1 and p != "highest"), (key, MATMUL_TEXT)
+        if min(m, n) == 1:  # one float32 dot, whatever the precision asked
+            assert np.array_equal(arrays[f"{name}_default"], arrays[f"{name}_highest"]), (name, MATMUL_TEXT)
+            assert np.array_equal(arrays[f"{name}_high_jit"], arrays[f"{name}_highest_jit"]), (name, MATMUL_TEXT)
+        else:  # DEFAULT one bf16 pass, far outside float32's bound
+            assert not np.all(np.abs(arrays[f"{name}_default_jit"] - ex) <= bound), (name, MATMUL_TEXT)
+        v1 = arrays[name + "_default_vec1d"]
+        assert np.all(np.abs(v1 - ex[:, 0]) <= bound[:, 0]), (name, "a 1-D vector", MATMUL_TEXT)
+        if min(m, n) > 1:
+            one_pass = chip_dot(x, w, "default", "nearest")
+            assert err(arrays[f"{name}_default_jit"], ex) == pytest.approx(err(one_pass, ex), rel=0.01)
+
+
+def test_the_emulation_computes_a_matrix_vector_dot_as_the_chip_does(tmp_path, matvec):
+    """Under COURSE_EMULATE=tpu a matrix-vector dot is a float32 dot at every precision (within
+    summation order of the chip's), and N = 2 or 8 stays one bf16 pass."""
+    arrays, _ = matvec
+    out = tmp_path / "emulated_matvec.npz"
+    env = {"COURSE_EMULATE": "tpu", "JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", EMULATE_MATVEC, str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    from autograder.golden import MATVEC_SHAPES
+
+    with np.load(out) as emulated:
+        for m, k, n in MATVEC_SHAPES:
+            name = f"{m}x{k}x{n}"
+            x, w = arrays[name + "_x"], arrays[name + "_w"]
+            passes = {"default": 1, "high": 3, "highest": 6}
+            for p in ("default", "high", "highest"):
+                for key in (f"{name}_{p}", f"{name}_{p}_jit"):
+                    if min(m, n) == 1:
+                        bound = 2 * f32_bound(x, w)  # both within f32_bound of the exact product
+                    else:
+                        bound = summation_bound({"a_x": x, "a_w": w}, "a", passes=passes[p])
+                        bound = np.maximum(bound, 2 * f32_bound(x, w)) if p == "highest" else bound
+                    diff = np.abs(emulated[key] - arrays[key])
+                    assert np.all(diff <= bound), (key, float((diff - bound).max()), MATMUL_TEXT)
+            assert np.all(
+                np.abs(emulated[name + "_default_vec1d"] - arrays[name + "_default_vec1d"]) <= 2 * f32_bound(x, w)[:, 0]
+            )
