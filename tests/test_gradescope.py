@@ -244,3 +244,21 @@ def test_the_upload_s_notebook_is_found_whatever_its_name(tmp_path):
     (sub / "deep" / "work.ipynb").write_bytes(ours.read_bytes())
     path, why = find_notebook(sub, LESSON)
     assert path == sub / "deep" / "work.ipynb" and "graded work.ipynb" in why
+
+
+def test_what_a_hidden_check_may_show_is_one_definition():
+    """Issue 44 (5): the harness's pre-term check (tests/test_gradescope_setup.py) and this file
+    judge a hidden check's text with results.hidden_shows: its outcome, then only the library's
+    sentence of a known mistake under a failed one; a message, a printed line or a sentence under
+    a passed check is refused."""
+    from autograder.gradescope.results import check_output, hidden_shows
+
+    secret = hand_made("expected 42.125").tests[1]
+    assert hidden_shows(check_output(secret)) and check_output(secret) == "failed"
+    secret.mistakes = ["02_matmul_accumulation:evaluate_precision_policies:float16-not-bfloat16"]
+    named = check_output(secret)
+    print(named)
+    assert named.startswith("failed\nYour `evaluate_precision_policies` behaves like") and hidden_shows(named)
+    assert not hidden_shows("failed\nexpected 42.125 for x=[7, 9]")
+    assert not hidden_shows("passed\nYour `f` behaves like a known mistake: x.")
+    assert not hidden_shows("failed: expected 42.125")

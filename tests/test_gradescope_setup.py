@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from conftest import LESSONS, ROOT
+from autograder.gradescope.results import hidden_shows
 from gradescope_harness import per_check, results, run_autograder, submit, unpack
 
 pytestmark = pytest.mark.skipif(
@@ -67,6 +68,6 @@ def test_every_lesson_on_a_fresh_install_grades_as_grade_does(tmp_path):
             assert data["score"] == float(row["score"]), (lesson, student)
             assert per_check(data) == checks[(str(user), lesson)], (lesson, student)
             assert f"Status: {row['status']}" in data["output"]
-            assert all(t["output"] in ("passed", "failed") for t in data["tests"] if t["tags"][1] == "hidden")
+            assert all(hidden_shows(t["output"]) for t in data["tests"] if t["tags"][1] == "hidden")
             compared += 1
     assert compared == sum((EXAMPLES / s / f"{n}.ipynb").exists() for s in STUDENTS for n in LESSONS)

@@ -63,6 +63,18 @@ def check_output(t: TestResult) -> str:
     return "\n".join([*lines, *known])
 
 
+def hidden_shows(output: str) -> bool:
+    """Whether a hidden check's text on Gradescope shows only what a hidden check may: its outcome
+    (passed or failed), then nothing but the library's sentences of the known mistake it behaves
+    like (mistakes.sentence: no input, expected value or test code). The harness's tests use it."""
+    first, *rest = output.split("\n")
+    return (
+        first in ("passed", "failed")
+        and all(line.startswith("Your `") for line in rest)
+        and not (rest and first == "passed")
+    )
+
+
 def check_name(exercise: str, t: TestResult) -> str:
     """The exercise and the check, from its docstring (the grade id where it has none)."""
     kind = "hidden check" if t.hidden else "visible check"
