@@ -40,6 +40,7 @@ from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swap
 from .notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
+PRINTED_CHARS = 2000  # of each demo cell's printed lines kept in the record
 
 PROBE = r"""
 import json, jax, jax.numpy as jnp, numpy as np
@@ -110,6 +111,9 @@ def _summary(run: NotebookRun) -> dict:
             if c.stderr.strip()
         ],
         "cell_seconds": {str(c.index): c.seconds for c in run.cells},
+        # what each demo cell printed on the device (its last PRINTED_CHARS): the figures a lesson
+        # quotes from a chip are then in the committed record (tests/test_chip_numbers.py)
+        "printed": {str(c.index): c.stdout[-PRINTED_CHARS:] for c in run.cells if c.stdout.strip() and not c.grade_id},
     }
 
 

@@ -132,6 +132,8 @@ def test_run_reports_student_and_solution_notebooks_and_device_only_mistakes(tmp
     student, solutions, mutants = report["student"], report["lessons"], report["mutants"]
     assert student["01_good"]["ok"] and student["01_good"]["stub_errors"] == 1, student["01_good"]
     assert student["01_good"]["first_line"] == "JAX x | backend: cpu"
+    # what a demo cell printed is in the record (a lesson's chip figures, test_chip_numbers.py)
+    assert "JAX x | backend: cpu" in "".join(student["01_good"]["printed"].values())
     assert not student["02_bad"]["ok"]
     assert student["02_bad"]["errors"] == [
         {"cell": 2, "grade_id": "", "error": "AssertionError: demo", "line": "line 2: assert 1 + 1 == 3, 'demo'"}
