@@ -432,3 +432,46 @@ def test_the_checker_never_reads_a_folder_of_compiled_programs(monkeypatch, tmp_
     env = checker_env(tmp_path / "home", "tpu")
     assert "JAX_COMPILATION_CACHE_DIR" not in env
     assert env["JAX_PLATFORMS"] == "cpu" and env["HOME"] == str(tmp_path / "home") and env["COURSE_EMULATE"] == "tpu"
+
+
+@pytest.mark.slow
+def test_grades_are_the_same_with_diagnosis_off_and_on():
+    """Issue 44 (4): diagnosis decides no point. Graded for real (lesson 01): the perfect notebook,
+    a known mistake ('truncates') and the blank release get the same score, status, and per-check
+    points and outcomes with --no-diagnose as with diagnosis; only the named mistakes differ (none
+    without it, the mistake's key under its failed checks with it)."""
+    import nbformat
+
+    from autograder.grader.run import Lesson, grade_notebook
+    from autograder.grader.settings import Settings
+    from autograder.notebooks import fill_answers
+    from conftest import ROOT, source_nb, student_nb
+
+    lesson = "01_number_formats"
+    mistake = next(m for m in load(lesson) if m.id == "truncates")
+    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
+    the_lesson = Lesson(
+        lesson,
+        nbformat.writes(source_nb(lesson)),
+        committed,
+        committed,
+        (ROOT / "solutions" / lesson / "mistakes.py").read_text(),
+    )
+    notebooks = {
+        "perfect": fill_answers(student_nb(lesson), source_nb(lesson)),
+        "mistaken": fill_answers(student_nb(lesson), source_nb(lesson), {mistake.function: mistake.source}),
+        "blank": student_nb(lesson),
+    }
+    seen = {}
+    for diagnose in (True, False):
+        settings = Settings(jobs=1, emulation="none", seed=3, diagnose=diagnose)
+        for who, nb in notebooks.items():
+            r = grade_notebook(who, the_lesson, nbformat.writes(nb).encode(), settings, ROOT)
+            checks = [(t.grade_id, t.score, t.outcome) for t in r.tests]
+            seen[(who, diagnose)] = (r.score, r.status, checks, sorted({k for t in r.tests for k in t.mistakes}))
+            print(who, "diagnosis" if diagnose else "no diagnosis", r.score, r.status, seen[(who, diagnose)][3])
+    for who in notebooks:
+        assert seen[(who, True)][:3] == seen[(who, False)][:3], who
+        assert seen[(who, False)][3] == []
+    assert seen[("mistaken", True)][3] == [mistake.key]
+    assert seen[("perfect", True)][0] == 13 and seen[("blank", True)][0] == 0
