@@ -99,3 +99,13 @@ def hidden_test_seed_problems(nb) -> list[str]:
         if (sources or seed_args) and "GRADING_SEED" not in cell.source:
             problems.append(f"{gid}: draws random data, but not from GRADING_SEED")
     return problems
+
+
+def grading_lesson(lesson: str, mistakes: bool = True):
+    """The lesson as ``grade_notebook`` takes it: the source, the committed release (as release and
+    as what students downloaded) and, with ``mistakes``, its known wrong answers."""
+    from autograder.grader.run import Lesson
+
+    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
+    library = (ROOT / "solutions" / lesson / "mistakes.py").read_text() if mistakes else ""
+    return Lesson(lesson, nbformat.writes(source_nb(lesson)), committed, committed, library)

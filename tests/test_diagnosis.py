@@ -442,21 +442,14 @@ def test_grades_are_the_same_with_diagnosis_off_and_on():
     without it, the mistake's key under its failed checks with it)."""
     import nbformat
 
-    from autograder.grader.run import Lesson, grade_notebook
+    from autograder.grader.run import grade_notebook
     from autograder.grader.settings import Settings
     from autograder.notebooks import fill_answers
-    from conftest import ROOT, source_nb, student_nb
+    from conftest import ROOT, grading_lesson, source_nb, student_nb
 
     lesson = "01_number_formats"
     mistake = next(m for m in load(lesson) if m.id == "truncates")
-    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
-    the_lesson = Lesson(
-        lesson,
-        nbformat.writes(source_nb(lesson)),
-        committed,
-        committed,
-        (ROOT / "solutions" / lesson / "mistakes.py").read_text(),
-    )
+    the_lesson = grading_lesson(lesson)
     notebooks = {
         "perfect": fill_answers(student_nb(lesson), source_nb(lesson)),
         "mistaken": fill_answers(student_nb(lesson), source_nb(lesson), {mistake.function: mistake.source}),

@@ -16,9 +16,9 @@ import pytest
 from autograder.grader import Settings
 from autograder.grader.names import contract_names, shadowed
 from autograder.grader.model import Status
-from autograder.grader.run import Lesson, grade_notebook
+from autograder.grader.run import grade_notebook
 from autograder.notebooks import fill_answers
-from conftest import ROOT, source_nb, student_nb
+from conftest import ROOT, grading_lesson, source_nb, student_nb
 
 CONTRACT = ["evaluate_precision_policies", "emulated_bf16_accumulation", "accumulation_error_curve"]
 
@@ -94,8 +94,7 @@ def test_a_forged_ready_list_scores_nothing_and_writes_nothing(tmp_path):
             ),
         },
     )
-    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
-    the_lesson = Lesson(lesson, nbformat.writes(source_nb(lesson)), committed, committed, "")
+    the_lesson = grading_lesson(lesson, mistakes=False)
     r = grade_notebook("mallory", the_lesson, nbformat.writes(nb).encode(), Settings(jobs=1, seed=1), ROOT)
     print(r.status, r.score, "/", r.max_score, "|", r.detail)
     for t in r.tests:

@@ -15,7 +15,7 @@ from autograder.grader.recording import Recorder, plain_copy
 from autograder.grader.wire import Decoder, Encoder
 from autograder.mistakes import load
 from autograder.notebooks import fill_answers
-from conftest import ROOT, source_nb, student_nb
+from conftest import ROOT, grading_lesson, source_nb, student_nb
 
 REFERENCE = "import numpy as np\n\ndef f(x):\n    return np.asarray(x) * 2\n"
 MISTAKES = {
@@ -149,20 +149,13 @@ def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
     first one's checker sends its outcomes, the second one's takes them and computes none of the
     visible check's again; both are named the same mistake. Where the student's process has no
     namespaces (the fallback), nothing is kept."""
-    from autograder.grader.run import Lesson, grade_notebook
+    from autograder.grader.run import grade_notebook
     from autograder.grader.settings import Settings
 
     lesson = "01_number_formats"
     mistake = next(m for m in load(lesson) if m.id == "truncates")  # its visible check fails too
     nb = fill_answers(student_nb(lesson), source_nb(lesson), {mistake.function: mistake.source})
-    committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
-    the_lesson = Lesson(
-        lesson,
-        nbformat.writes(source_nb(lesson)),
-        committed,
-        committed,
-        (ROOT / "solutions" / lesson / "mistakes.py").read_text(),
-    )
+    the_lesson = grading_lesson(lesson)
     settings = Settings(jobs=1, emulation="none", seed=1)
     replayed.forget()
     sent = {"first": [], "second": []}
