@@ -50,8 +50,15 @@ def grade(lesson: str, answers: list[dict]) -> list[dict]:
     rows = []
     for a, r in zip(answers, results):
         named = sorted({k for keys in r.diagnosed.values() for k in keys})
-        rows.append({"function": a["function"], "intent": a["intent"], "why": a["why"],
-                     "failed": r.failed_tests, "named": named})
+        rows.append(
+            {
+                "function": a["function"],
+                "intent": a["intent"],
+                "why": a["why"],
+                "failed": r.failed_tests,
+                "named": named,
+            }
+        )
     return rows
 
 
@@ -92,17 +99,23 @@ def main(argv: list[str] | None = None) -> int:
         total += rows
         everything[path.stem] = rows
         share = s["named"] / s["wrong"] if s["wrong"] else 1.0
-        print(f"{path.stem:<26} {s['answers']:>7} {s['wrong']:>5} {s['named']:>5} {share:>6.0%} "
-              f"{s['correct']:>7} {s['correct_diagnosed']:>5} {time.perf_counter() - t0:>5.0f}")
+        print(
+            f"{path.stem:<26} {s['answers']:>7} {s['wrong']:>5} {s['named']:>5} {share:>6.0%} "
+            f"{s['correct']:>7} {s['correct_diagnosed']:>5} {time.perf_counter() - t0:>5.0f}"
+        )
         for r in rows:
             shown = "" if args.blind else f" -> {', '.join(r['named']) or 'NOT NAMED'}"
             state = "wrong" if r["failed"] else "correct"
-            print(f"    [{r['intent']:>7} graded {state:>7}] {r['function']}: {r['why']}"
-                  f"{' failed ' + ', '.join(r['failed']) if r['failed'] else ''}{shown}")
+            print(
+                f"    [{r['intent']:>7} graded {state:>7}] {r['function']}: {r['why']}"
+                f"{' failed ' + ', '.join(r['failed']) if r['failed'] else ''}{shown}"
+            )
     s = summary(total)
     share = s["named"] / s["wrong"] if s["wrong"] else 1.0
-    print(f"\nnamed {s['named']} of {s['wrong']} wrong answers ({share:.1%}; target {TARGET:.0%}); "
-          f"correct answers diagnosed: {s['correct_diagnosed']} of {s['correct']}")
+    print(
+        f"\nnamed {s['named']} of {s['wrong']} wrong answers ({share:.1%}; target {TARGET:.0%}); "
+        f"correct answers diagnosed: {s['correct_diagnosed']} of {s['correct']}"
+    )
     for why in s["meant_wrong_but_passed"]:
         print(f"  meant as wrong, passes every check: {why}")
     for why, failed in s["meant_correct_but_failed"]:

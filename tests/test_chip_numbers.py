@@ -3,8 +3,11 @@
 Each quote below is a number a lesson or doc states as measured on a TPU v5e; its value is
 recomputed here from the committed record of that chip (tests/data/tpu: the golden dots, the
 matrix-vector dots). A quote that drifts from the data, or data re-recorded on another libtpu that
-no longer gives the quoted figure, fails here and names the text to revisit. (The throughput
-figures, TFLOP/s at 8192^3, come from issue 43's measurement and are not in this record.)
+no longer gives the quoted figure, fails here and names the text to revisit. The timings (TFLOP/s
+at 8192^3, lesson 05's policy times) come from the same chip's tpu_timing.json
+(``python -m autograder.chiptiming``: 5 runs each), and what the text concludes from them is
+asserted from that record: times are the one number a rerun changes, so the claims are about their
+spread, not their last digit.
 """
 
 import json
@@ -12,6 +15,7 @@ import json
 import numpy as np
 import pytest
 
+from autograder.chiptiming import TIMING_JSON
 from autograder.golden import MATVEC_NPZ, load
 from conftest import ROOT
 
@@ -81,3 +85,112 @@ def test_a_quoted_chip_figure_is_the_recorded_one(chip, where, words, quoted, fi
         assert quoted == as_written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip recorded {value:.4g}"
     else:
         assert abs(value / float(quoted) - 1) <= fmt, f"{where} says about {quoted} for {figure}; recorded {value:.4g}"
+
+
+LESSON05 = "solutions/05_precision_policy/05_precision_policy.ipynb"
+INT8_ROW = "| `int8_weight_only` | 1.39 ms | 1.32-1.97 ms | 40% |"
+PEAK = {"fp32": 197 / 6, "bf16": 197, "int8_weight_only": 197, "w8a8": 393}  # v5e TFLOP/s (TOPS int8)
+
+
+@pytest.fixture(scope="module")
+def timing():
+    return json.loads((DATA / TIMING_JSON).read_text())
+
+
+def timing_figures(record) -> dict:
+    """Every timing figure the text quotes, from the record (medians of its repeats)."""
+    tput = {name: c["median"] for name, c in record["throughput"]["cases"].items()}
+    small, big = (record["lesson05"]["sizes"][s] for s in ("cpu size", "accelerator size"))
+    dispatch = record["lesson05"]["dispatch_ms"]["median"]
+
+    def fraction(size, policy):
+        m, k, n = size["shape"]
+        return 2 * m * k * n / (size["median_ms"][policy]["median"] * 1e-3) / 1e12 / PEAK[policy]
+
+    figures = {f"{name} TFLOP/s": v for name, v in tput.items()}
+    figures["HIGHEST / DEFAULT time"] = tput["f32 DEFAULT"] / tput["f32 HIGHEST"]
+    figures["HIGH / DEFAULT time"] = tput["f32 DEFAULT"] / tput["f32 HIGH"]
+    figures["dispatch ms"] = dispatch
+    medians = [t["median"] for t in small["median_ms"].values()]
+    figures["small size ms"] = (min(medians), max(medians))
+    figures["small size % of peak"] = tuple(100 * f(fraction(small, p) for p in PEAK) for f in (min, max))
+    for policy, t in big["median_ms"].items():
+        figures[f"{policy} ms"] = t["median"]
+        figures[f"{policy} range"] = (t["min"], t["max"])
+        figures[f"{policy} dispatch %"] = 100 * dispatch / t["median"]
+    others = [t for p, t in big["median_ms"].items() if p != "fp32"]
+    figures["fp32 fastest / others slowest"] = big["median_ms"]["fp32"]["min"] / max(t["max"] for t in others)
+    figures["fp32 % of 6-pass peak"] = 100 * fraction(big, "fp32")
+    figures["bf16 % of peak"] = 100 * fraction(big, "bf16")
+    return figures
+
+
+def written(value, fmt: str) -> str:
+    return "-".join(fmt.format(v) for v in value) if isinstance(value, tuple) else fmt.format(value)
+
+
+# (where, the words around the figure as written, the figure as written, which figure, its format)
+TIMING_QUOTES = [
+    (LESSON05, "| bf16 × bf16, f32 accumulation | 180 TFLOP/s |", "180", "bf16 TFLOP/s", "{:.0f}"),
+    (LESSON05, "`DEFAULT` (one bf16 pass) | 163 TFLOP/s", "163", "f32 DEFAULT TFLOP/s", "{:.0f}"),
+    (LESSON05, "`HIGH` (3 passes) | 63 TFLOP/s", "63", "f32 HIGH TFLOP/s", "{:.0f}"),
+    (LESSON05, "`HIGHEST` (6 passes) | 31 TFLOP/s", "31", "f32 HIGHEST TFLOP/s", "{:.0f}"),
+    (LESSON05, "int32 accumulation | 376 TOPS", "376", "int8 TFLOP/s", "{:.0f}"),
+    (LESSON05, "float8_e4m3fn inputs | 178 TFLOP/s", "178", "float8_e4m3fn TFLOP/s", "{:.0f}"),
+    (LESSON05, "each policy in 0.55-0.57 ms", "0.55-0.57", "small size ms", "{:.2f}"),
+    (LESSON05, "2026-12): 0.06-0.72% of its peak", "0.06-0.72", "small size % of peak", "{:.2f}"),
+    (LESSON05, "(an empty call took 0.55 ms)", "0.55", "dispatch ms", "{:.2f}"),
+    (LESSON05, "| `fp32` | 5.80 ms | 5.17-5.83 ms | 10% |", "5.80", "fp32 ms", "{:.2f}"),
+    (LESSON05, "| `fp32` | 5.80 ms | 5.17-5.83 ms | 10% |", "5.17-5.83", "fp32 range", "{:.2f}"),
+    (LESSON05, "| `fp32` | 5.80 ms | 5.17-5.83 ms | 10% |", "10", "fp32 dispatch %", "{:.0f}"),
+    (LESSON05, "| `bf16` | 1.43 ms | 1.37-1.95 ms | 39% |", "1.43", "bf16 ms", "{:.2f}"),
+    (LESSON05, "| `bf16` | 1.43 ms | 1.37-1.95 ms | 39% |", "1.37-1.95", "bf16 range", "{:.2f}"),
+    (LESSON05, "| `bf16` | 1.43 ms | 1.37-1.95 ms | 39% |", "39", "bf16 dispatch %", "{:.0f}"),
+    (LESSON05, INT8_ROW, "1.39", "int8_weight_only ms", "{:.2f}"),
+    (LESSON05, INT8_ROW, "1.32-1.97", "int8_weight_only range", "{:.2f}"),
+    (LESSON05, INT8_ROW, "40", "int8_weight_only dispatch %", "{:.0f}"),
+    (LESSON05, "| `w8a8` | 1.70 ms | 1.12-1.73 ms | 33% |", "1.70", "w8a8 ms", "{:.2f}"),
+    (LESSON05, "| `w8a8` | 1.70 ms | 1.12-1.73 ms | 33% |", "1.12-1.73", "w8a8 range", "{:.2f}"),
+    (LESSON05, "| `w8a8` | 1.70 ms | 1.12-1.73 ms | 33% |", "33", "w8a8 dispatch %", "{:.0f}"),
+    (LESSON05, "its fastest run is 2.6x the slowest", "2.6", "fp32 fastest / others slowest", "{:.1f}"),
+    (LESSON05, "every policy took 0.55-0.57 ms, 0.06-0.72% of the peak", "0.55-0.57", "small size ms", "{:.2f}"),
+    (LESSON05, "0.55-0.57 ms, 0.06-0.72% of the peak", "0.06-0.72", "small size % of peak", "{:.2f}"),
+    (LESSON05, "reached 72% of the 6-pass peak", "72", "fp32 % of 6-pass peak", "{:.0f}"),
+    (LESSON05, "and 49% of the bf16 peak", "49", "bf16 % of peak", "{:.0f}"),
+    (LESSON05, "the rest of its 1.43 ms being the 0.55 ms dispatch", "1.43", "bf16 ms", "{:.2f}"),
+    (LESSON05, "the rest of its 1.43 ms being the 0.55 ms dispatch", "0.55", "dispatch ms", "{:.2f}"),
+    (LESSON05, "float32 HIGHEST at 31 and int8 at 376 TOPS", "376", "int8 TFLOP/s", "{:.0f}"),
+    (LESSON02, "`DEFAULT` 163 TFLOP/s, `HIGH` 63, `HIGHEST` 31", "63", "f32 HIGH TFLOP/s", "{:.0f}"),
+    (LESSON02, "HIGH costs about 2.6x and HIGHEST about 5.2x", "5.2", "HIGHEST / DEFAULT time", "{:.1f}"),
+    (LESSON02, "HIGH costs about 2.6x and HIGHEST", "2.6", "HIGH / DEFAULT time", "{:.1f}"),
+    ("docs/COURSE.md", "HIGH 63, HIGHEST 31, int8 with int32 accumulation 376 TOPS", "376", "int8 TFLOP/s", "{:.0f}"),
+    ("docs/COURSE.md", "float8_e4m3fn inputs 178.", "178", "float8_e4m3fn TFLOP/s", "{:.0f}"),
+    ("docs/COURSE.md", "(every policy 0.55-0.57 ms)", "0.55-0.57", "small size ms", "{:.2f}"),
+]
+
+
+@pytest.mark.parametrize(
+    "where, words, quoted, figure, fmt", TIMING_QUOTES, ids=[f"{q[0].split('/')[-1]}: {q[3]}" for q in TIMING_QUOTES]
+)
+def test_a_quoted_chip_timing_is_the_recorded_one(timing, where, words, quoted, figure, fmt):
+    value = timing_figures(timing)[figure]
+    print(f"{where}: '{words}'; the chip's timing record gives {figure} = {value}")
+    assert quoted in words and words in text(where), f"{where} no longer says '{words}': update TIMING_QUOTES"
+    assert quoted == written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip recorded {value}"
+
+
+def test_what_lesson05_concludes_from_its_times_holds_in_the_record(timing):
+    """Lesson 05's claims about time on a TPU, from the record's five runs: the record is a v5e's;
+    at 256 x 1024 x 256 every policy's time is the dispatch cost (within 5%); at 4096^3 fp32 is
+    slower than every other policy in every run (its times differ by more than the spread), more
+    than the 2x the lesson's cell asserts, and the low-precision policies' ranges overlap, which is
+    why the lesson does not rank them by time."""
+    assert timing["environment"]["device_kind"] == "TPU v5 lite" and timing["repeats"] >= 5
+    small, big = (timing["lesson05"]["sizes"][s]["median_ms"] for s in ("cpu size", "accelerator size"))
+    dispatch = timing["lesson05"]["dispatch_ms"]["median"]
+    assert all(abs(t["median"] / dispatch - 1) < 0.05 for t in small.values()), small
+    others = {p: t for p, t in big.items() if p != "fp32"}
+    assert all(big["fp32"]["min"] > 2 * t["max"] for t in others.values())
+    ranges = sorted((t["min"], t["max"]) for t in others.values())
+    assert all(lo <= prev_hi for (_, prev_hi), (lo, _) in zip(ranges, ranges[1:])), "they separate: say so"
+    assert timing["lesson05"]["notebook_errors"] == []
