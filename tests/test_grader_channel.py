@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import pytest
 
 from autograder.grader import cgroup, sandbox
+from autograder.grader.model import Happened, ProcessEvent
 from autograder.grader.remote import Budget, Student
 from autograder.grader.standins import StudentFunction
 from autograder.grader.settings import Limits
@@ -215,7 +216,7 @@ def test_forked_children_share_one_memory_cap(student):
     s.check_limits()
     print(statuses, s.events)
     assert any(status != 0 for status in statuses), "a child was killed"
-    assert "memory limit reached" in s.events
+    assert Happened(ProcessEvent.MEMORY_LIMIT) in s.events
 
 
 @needs_cgroup
@@ -257,7 +258,7 @@ def test_the_checkers_inputs_are_read_only_and_checked_after_each_call(tmp_path)
         s.inputs_digest = lambda: manifest(work)  # a folder the student CAN write, as if it were the inputs
         with pytest.raises(InputsChanged):
             fns["write"](str(work / "tmp" / "out.txt"), "changed")
-        assert "changed the test's input files" in s.events
+        assert Happened(ProcessEvent.INPUTS_CHANGED) in s.events
     finally:
         s.stop()
 
@@ -274,11 +275,11 @@ def test_files_held_open_after_unlinking_count_against_the_work_folder(student, 
     fns, s, work = student
     assert fns["hold_unlinked"](8, 2, mapped, 0) == 2
     print("the folder's entries:", sorted(p.name for p in work.iterdir()))
-    assert over_limit(work, 20_000, 8 * 2**20) == "", "no walk sees them"
-    assert over_limit(work, 20_000, 32 * 2**20, s.pids()) == ""
-    assert over_limit(work, 20_000, 8 * 2**20, s.pids()) == "disk limit reached (files held open)"
+    assert over_limit(work, 20_000, 8 * 2**20) is None, "no walk sees them"
+    assert over_limit(work, 20_000, 32 * 2**20, s.pids()) is None
+    assert over_limit(work, 20_000, 8 * 2**20, s.pids()) == ProcessEvent.HELD_OPEN_LIMIT
     # the watch (twice a second while a call runs) stops a call that holds more than work_bytes
-    s.watch = lambda: over_limit(work, 20_000, 20 * 2**20, s.pids())
+    s.watch = lambda: (lambda kind: kind and Happened(kind))(over_limit(work, 20_000, 20 * 2**20, s.pids()))
     with pytest.raises(StudentDied, match="held open"):
         fns["hold_unlinked"](8, 2, mapped, 30)
-    assert "disk limit reached (files held open)" in s.events
+    assert Happened(ProcessEvent.HELD_OPEN_LIMIT) in s.events

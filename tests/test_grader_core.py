@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from autograder.grader import wire
-from autograder.grader.model import Result, TestRecord, TestResult
+from autograder.grader.model import Happened, ProcessEvent, Result, TestRecord, TestResult
 from autograder.grader.outputs import feedback_html, write_outputs
 from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
 from autograder.grader.faults import StudentRaised
@@ -231,6 +231,15 @@ def test_reported_compilations_are_plain_bounded_data():
     assert compile_events(good + bad) == [("jit(step)", 0.02), ("x" * 200, 1.5)]
     assert compile_events({"$": "dict"}) == compile_events(None) == compile_events("x") == []
     assert len(compile_events([["f", 0.001]] * (MAX_COMPILES + 10))) == MAX_COMPILES
+
+
+def test_a_rebuilt_oserror_keeps_its_errno_and_only_its_errno_names_a_cap():
+    """RLIMIT_FSIZE is named from EFBIG's number (checker.py), never from the words "File too large"."""
+    import errno
+
+    assert rebuilt_exception({"type": "OSError", "message": "x", "errno": errno.EFBIG}).errno == errno.EFBIG
+    assert rebuilt_exception({"type": "OSError", "message": "File too large"}).errno is None
+    assert rebuilt_exception({"type": "OSError", "message": "x", "errno": "27"}).errno is None
 
 
 def test_rebuilt_exceptions_are_the_checkers_own():
@@ -497,10 +506,10 @@ def test_the_status_enums_order_is_the_precedence_status_applies(monkeypatch):
         (TestRecord("t", "error", "AssertionError", "expected 6 got 5"), "wrong"),
         (TestRecord("t", "error", "TypeError", "unsupported operand"), "wrong"),
         (TestRecord("t", "error", "NotImplementedError", ""), "unanswered"),
-        (TestRecord("t", "timeout", "TimeoutError", "timed out", student=["timed out"]), "timed out"),
-        (TestRecord("t", "error", "MemoryError", "", student=["memory limit reached"]), "limit reached"),
-        (TestRecord("t", "died", "StudentDied", "", student=["file limit reached"]), "limit reached"),
-        (TestRecord("t", "timeout", "", "", student=["disk limit reached", "timed out"]), "limit reached"),
+        (TestRecord("t", "timeout", "TimeoutError", "timed out", student=[Happened(ProcessEvent.TIMED_OUT)]), "timed out"),
+        (TestRecord("t", "error", "MemoryError", "", student=[Happened(ProcessEvent.MEMORY_LIMIT)]), "limit reached"),
+        (TestRecord("t", "died", "StudentDied", "", student=[Happened(ProcessEvent.FILE_LIMIT)]), "limit reached"),
+        (TestRecord("t", "timeout", "", "", student=[Happened(ProcessEvent.DISK_LIMIT), Happened(ProcessEvent.TIMED_OUT)]), "limit reached"),
         (TestRecord("t", "died", "StudentDied", "the student's process died"), "process died"),
         (TestRecord("t", "not_run", "StudentDied", "not run: 3 restarts used"), "not run"),
         (TestRecord("t", "skipped"), "not run"),
@@ -542,9 +551,9 @@ HIDDEN_ENDINGS = [
     TestRecord("test_f_hidden", "error", "AssertionError", "expected 6 got 5"),
     TestRecord("test_f_hidden", "timeout", "TimeoutError", ""),
     TestRecord("test_f_hidden", "died", "StudentDied", "exit 1"),
-    TestRecord("test_f_hidden", "died", "StudentDied", "", student=["process limit reached"]),
-    TestRecord("test_f_hidden", "died", "StudentDied", "", student=["file limit reached"]),
-    TestRecord("test_f_hidden", "died", "MemoryError", "", student=["memory limit reached"]),
+    TestRecord("test_f_hidden", "died", "StudentDied", "", student=[Happened(ProcessEvent.PROCESS_LIMIT)]),
+    TestRecord("test_f_hidden", "died", "StudentDied", "", student=[Happened(ProcessEvent.FILE_LIMIT)]),
+    TestRecord("test_f_hidden", "died", "MemoryError", "", student=[Happened(ProcessEvent.MEMORY_LIMIT)]),
     TestRecord("test_f_hidden", "not_run", "StudentDied", "not run: 3 restarts used"),
     TestRecord("test_f_hidden", "skipped"),
 ]
@@ -570,8 +579,8 @@ def test_every_way_a_hidden_test_can_fail_looks_the_same_to_the_student():
 
 def test_the_detail_names_each_tests_own_limit():
     records = [
-        TestRecord("test_a", "died", student=["memory limit reached"]),
-        TestRecord("test_b", "died", student=["process limit reached"]),
+        TestRecord("test_a", "died", student=[Happened(ProcessEvent.MEMORY_LIMIT)]),
+        TestRecord("test_b", "died", student=[Happened(ProcessEvent.PROCESS_LIMIT)]),
         TestRecord("test_c", "died"),
     ]
     assert status([], [], records)[1] == (
@@ -762,12 +771,12 @@ def _nested(root: Path, depth: int) -> None:
 @pytest.mark.parametrize(
     "build, why",
     [
-        (lambda r: [(r / f"f{i}").touch() for i in range(120)], "file limit reached"),
-        (lambda r: (r / "big").write_bytes(b"x" * 3 * 2**20), "disk limit reached"),
-        (lambda r: _nested(r, 3000), "file limit reached (folders nested too deep)"),
-        (lambda r: [(r / "w" / f"s{i}").mkdir(parents=True) for i in range(90)], ""),  # wide, under the cap
-        (lambda r: (r / "link").symlink_to("/usr"), ""),  # a link counts once: never followed
-        (lambda r: _nested(r, 60), ""),
+        (lambda r: [(r / f"f{i}").touch() for i in range(120)], ProcessEvent.FILE_LIMIT),
+        (lambda r: (r / "big").write_bytes(b"x" * 3 * 2**20), ProcessEvent.DISK_LIMIT),
+        (lambda r: _nested(r, 3000), ProcessEvent.DEPTH_LIMIT),
+        (lambda r: [(r / "w" / f"s{i}").mkdir(parents=True) for i in range(90)], None),  # wide, under the cap
+        (lambda r: (r / "link").symlink_to("/usr"), None),  # a link counts once: never followed
+        (lambda r: _nested(r, 60), None),
     ],
 )
 def test_the_work_folder_is_measured_without_recursion_and_removed_at_any_depth(build, why, tmp_path):
@@ -849,7 +858,7 @@ def test_the_checkers_events_are_typed_records_and_anything_else_is_ignored():
         events.Ready(["f"], [["answer_f", "NameError", "x"]], "", "", ""),
         events.Start(2),
         events.Restart(),
-        events.Tested(2, "error", "AssertionError", "expected 1", 0.5, "printed", ["timed out"]),
+        events.Tested(2, "error", "AssertionError", "expected 1", 0.5, "printed", [["timed-out", ""]]),
         events.Variant(0, ["test_f_hidden"], []),
         events.Done(["a line"]),
     ):
@@ -860,6 +869,9 @@ def test_the_checkers_events_are_typed_records_and_anything_else_is_ignored():
         {"event": "start"},
         {"event": "test", "index": 1, "state": "ok", "student": [1]},
         {"event": "test", "index": 1, "state": None},
+        {"event": "test", "index": 1, "state": "exploded"},  # a state of no kind
+        {"event": "test", "index": 1, "state": "died", "student": [["memory limit reached", ""]]},  # words, no kind
+        {"event": "test", "index": 1, "state": "died", "student": [["memory-limit"]]},
         {"event": "ready", "defined": "f"},
         {"event": "nonsense"},
         {},

@@ -23,6 +23,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .model import ProcessEvent
 from .settings import FREEZE_WAIT, Limits
 from ..words import human_bytes, plural
 
@@ -60,7 +61,7 @@ class Cgroup:
 
     path: Path
     extra: dict[str, Path] = field(default_factory=dict)
-    reported: set[str] = field(default_factory=set)
+    reported: set[ProcessEvent] = field(default_factory=set)
 
     @property
     def folders(self) -> list[Path]:
@@ -99,17 +100,17 @@ class Cgroup:
         if frozen:  # a signal is delivered after kill() returns: wait until every thread has stopped
             stopped(done, time.monotonic() + FREEZE_WAIT)
 
-    def limits_hit(self) -> list[str]:
+    def limits_hit(self) -> list[ProcessEvent]:
         """The caps hit since the group was made, each named once over the group's life."""
         hit = []
         if _counter(self._file("pids", "pids.events"), "max") > 0:
-            hit.append("process limit reached")
+            hit.append(ProcessEvent.PROCESS_LIMIT)
         if "memory" in self.extra:  # v1
             oom = _counter(self._file("memory", "memory.oom_control"), "oom_kill")
         else:
             oom = _counter(self.path / "memory.events", "oom_kill")
         if oom > 0:
-            hit.append("memory limit reached")
+            hit.append(ProcessEvent.MEMORY_LIMIT)
         new = [h for h in hit if h not in self.reported]
         self.reported.update(new)
         return new

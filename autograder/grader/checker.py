@@ -24,6 +24,7 @@ with; anything printed, even at the C level, goes to stderr.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import signal
@@ -35,7 +36,7 @@ from . import sandbox
 from . import events, jitcache, wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from .diagnose import Diagnoser
-from .model import CheckerJob
+from .model import CellState, CheckerJob, Happened, ProcessEvent
 from .names import shadowed
 from .recording import Recorder
 from .remote import Student
@@ -101,12 +102,13 @@ class Checker:
             jitcache.use(job.compiled)  # the class's compiled replays (jitcache.Folder), where private
             self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
-    def _work_folder_over(self) -> str:
+    def _work_folder_over(self) -> Happened | None:
         try:
             pids = self.student.pids()  # what they hold open counts too (workdir.held_open)
-            return over_limit(self.workdir, self.limits.work_files, self.limits.work_bytes, pids)
+            over = over_limit(self.workdir, self.limits.work_files, self.limits.work_bytes, pids)
+            return Happened(over) if over is not None else None
         except (OSError, RecursionError) as exc:  # measured as over: never a grader crash
-            return f"file limit reached ({type(exc).__name__})"
+            return Happened(ProcessEvent.FILE_LIMIT, type(exc).__name__)
 
     def _launch(self):
         launch = sandbox.prepare(
@@ -127,13 +129,14 @@ class Checker:
             raise OSError("the folder of compiled replays is inside one the student's process is shown")
         return launch
 
-    def run_cell(self, label: str, code: str) -> tuple[str, str, str, str]:
-        """(state, ename, evalue, output) of running ``code`` in the checker's namespace."""
+    def run_cell(self, label: str, code: str) -> tuple[CellState, str, str, str, int | None]:
+        """(state, ename, evalue, output, errno) of running ``code`` in the checker's namespace: the
+        state from what it raised (its type) and the ``ProcessEvent`` kinds meanwhile."""
         out = CappedText(self.max_output)
         self.student.events = []
         if self.student.recorder is not None:
             self.student.recorder.clear()  # this cell's calls only
-        state, ename, evalue = "ok", "", ""
+        state, ename, evalue, number = CellState.OK, "", "", None
         in_call = []
 
         def alarm(signum, frame):
@@ -150,28 +153,29 @@ class Checker:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
                 exec(compile(code, f"<{label}>", "exec"), self.ns)
         except CellTimeout as exc:
-            state, ename, evalue = "timeout", "TimeoutError", first_line(exc)
+            state, ename, evalue = CellState.TIMEOUT, "TimeoutError", first_line(exc)
             if any(in_call):  # stopped inside a call: the channel is mid-message, start afresh
-                self.student.stop("timed out")
+                self.student.stop(Happened(ProcessEvent.TIMED_OUT))
         except StudentTimeout as exc:
-            state, ename, evalue = "timeout", "TimeoutError", first_line(exc)
+            state, ename, evalue = CellState.TIMEOUT, "TimeoutError", first_line(exc)
         except RestartsUsed as exc:
-            state, ename, evalue = "not_run", "StudentDied", first_line(exc)
+            state, ename, evalue = CellState.NOT_RUN, "StudentDied", first_line(exc)
         except StudentDied as exc:
-            state, ename, evalue = "died", "StudentDied", first_line(exc)
+            state, ename, evalue = CellState.DIED, "StudentDied", first_line(exc)
         except BaseException as exc:  # noqa: BLE001  a failing check is data
-            state, ename, evalue = "error", type(exc).__name__, first_line(exc)
+            state, ename, evalue = CellState.ERROR, type(exc).__name__, first_line(exc)
+            number = exc.errno if isinstance(exc, OSError) and type(exc.errno) is int else None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-        events = self.student.events
-        if state in ("ok", "error") and any(e.startswith("not run") for e in events):
-            state = "not_run"
-        elif state in ("ok", "error") and any("timed out" in e for e in events):
-            state = "timeout"
-        elif state in ("ok", "error") and events:
-            state = "died"
-        return state, ename, evalue, out.getvalue()
+        kinds = [e.kind for e in self.student.events]
+        if state in (CellState.OK, CellState.ERROR) and ProcessEvent.RESTARTS_USED in kinds:
+            state = CellState.NOT_RUN
+        elif state in (CellState.OK, CellState.ERROR) and any(k.timed_out for k in kinds):
+            state = CellState.TIMEOUT
+        elif state in (CellState.OK, CellState.ERROR) and kinds:
+            state = CellState.DIED
+        return state, ename, evalue, out.getvalue(), number
 
     def diagnosable(self, state: str, ename: str) -> bool:
         """Whether a test's end calls for a diagnosis: it failed on the student's answer (not a
@@ -180,7 +184,7 @@ class Checker:
         recorder = self.student.recorder
         return (
             self.diagnoser is not None
-            and state == "error"
+            and state == CellState.ERROR
             and ename != "NotImplementedError"
             and not self.student.events
             and bool(recorder.calls)
@@ -212,7 +216,7 @@ class Checker:
             self.emit(events.Ready(grader_fault=f"could not start the student's process: {exc}"))
             self.emit(events.Done())
             return
-        setup_state, _, setup_error, _ = self.run_cell("setup", job.setup)
+        setup_state, _, setup_error, _, _ = self.run_cell("setup", job.setup)
         for label, code in job.checker_cells:
             self.run_cell(label, code)
         if self.diagnoser is not None:  # the lesson's state before any test: what replays start from
@@ -220,7 +224,7 @@ class Checker:
         # replays' outcomes go to the worker (replayed.py) from visible checks only (a hidden check's
         # calls draw from this notebook's seed: never asked for again), and only after a whole setup
         # (one cut short under load is not the lesson's state)
-        sharing = job.share and setup_state == "ok"
+        sharing = job.share and setup_state == CellState.OK
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
@@ -250,7 +254,7 @@ class Checker:
         for name in defined if not ready_error else job.contract:
             self.ns[name] = StudentFunction(self.student, name, self.ns, base_env)
         self.ns["GRADING_SEED"] = int(job.seed or 0)  # hidden tests draw fresh inputs from it
-        setup_error = "" if setup_state == "ok" else setup_error
+        setup_error = "" if setup_state == CellState.OK else setup_error
         forged = list(self.student.forged)
         self.emit(events.Ready(defined, self.student.definition_errors, setup_error, ready_error, forged=forged))
         for index, test in enumerate(job.tests):
@@ -260,25 +264,27 @@ class Checker:
             self.budget.start_cell()
             t0 = time.monotonic()
             if self.budget.left() <= 0:
-                state, ename, evalue, output = "timeout", "TimeoutError", "the notebook's time was used up", ""
+                state, ename, evalue, output, number = CellState.TIMEOUT, "TimeoutError", "", "", None
+                evalue = "the notebook's time was used up"
             else:
-                state, ename, evalue, output = self.run_cell(test["grade_id"], test["source"])
+                state, ename, evalue, output, number = self.run_cell(test["grade_id"], test["source"])
             self.student.check_limits()  # a cap hit by a child the test never saw die
             happened = list(self.student.events)
             if ename == "MemoryError":  # the address-space cap, named in the row
-                happened.append("memory limit reached")
-            if "File too large" in evalue:  # RLIMIT_FSIZE
-                happened.append("file size limit reached")
+                happened.append(Happened(ProcessEvent.MEMORY_LIMIT))
+            if number == errno.EFBIG:  # RLIMIT_FSIZE: "File too large"
+                happened.append(Happened(ProcessEvent.FILE_SIZE_LIMIT))
             over = self._work_folder_over()
-            if over:  # the same as when the watch stops a call: the test dies, with the limit named
+            if over is not None:  # the same as when the watch stops a call: the test dies, with the limit named
                 self.student.stop(over)
                 happened.append(over)
-                state = "died" if state in ("ok", "error") else state
+                state = CellState.DIED if state in (CellState.OK, CellState.ERROR) else state
                 empty(self.workdir)  # the flood goes with the process: later tests start clean
             seconds = round(time.monotonic() - t0, 3)
             student = list(dict.fromkeys(happened))
             diagnosing = not happened and self.diagnosable(state, ename)
-            self.emit(events.Tested(index, state, ename, evalue, seconds, output, student, diagnosing))
+            wired = [h.to_wire() for h in student]
+            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, diagnosing))
             if diagnosing:  # after its record: nothing here changes the test's result
                 self.diagnoser.exchange.share = sharing and not test.get("hidden")
                 self.emit(events.Diagnosed(index, self.diagnose()))

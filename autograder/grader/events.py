@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import typing
 from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+
+from .model import CellState, Happened
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,21 @@ class Restart:
 @dataclass(frozen=True)
 class Tested:
     index: int
-    state: str  # ok | error | timeout | died | not_run
+    state: CellState
     ename: str = ""
     evalue: str = ""
     seconds: float = 0.0
     output: str = ""
-    student: list[str] = field(default_factory=list)  # what happened to the student's process
+    student: list[list] = field(default_factory=list)  # what happened to the student's process: Happened.to_wire()
     diagnosing: bool = False
+
+    def __post_init__(self):  # typed on arrival: a state or an event of no known kind is no event
+        object.__setattr__(self, "state", CellState(self.state))
+        for item in self.student:
+            Happened.from_wire(item)
+
+    def happened(self) -> list[Happened]:
+        return [Happened.from_wire(item) for item in self.student]
 
 
 @dataclass(frozen=True)
@@ -94,11 +105,14 @@ Event = Ready | Start | Restart | Tested | Diagnosed | Replayed | Variant | Done
 
 
 def to_frame(event: Event) -> dict:
-    return {"event": _NAMES[type(event)], **asdict(event)}
+    fields_ = {k: v.value if isinstance(v, Enum) else v for k, v in asdict(event).items()}
+    return {"event": _NAMES[type(event)], **fields_}
 
 
 def _fits(value, hint) -> bool:
     origin = typing.get_origin(hint) or hint
+    if isinstance(origin, type) and issubclass(origin, Enum):
+        return type(value) is str and value in origin._value2member_map_
     if origin is float:
         return type(value) in (int, float)
     if origin is int:
@@ -120,5 +134,5 @@ def parse(frame: dict) -> Event | None:
         return None
     try:
         return cls(**values)
-    except TypeError:  # a required field missing
+    except (TypeError, ValueError):  # a required field missing, a value of no kind
         return None

@@ -34,14 +34,17 @@ class StudentRaised(Exception):
 
 def rebuilt_exception(message: dict) -> BaseException:
     """The student's exception as one of the checker's own: a builtin Exception type by name
-    (FileNotFoundError stays FileNotFoundError), anything else StudentRaised. Never an object of
-    the student's."""
+    (FileNotFoundError stays FileNotFoundError, with its errno), anything else StudentRaised. Never
+    an object of the student's."""
     name = str(message.get("type"))[:100]
     text = str(message.get("message"))[:2000]
     cls = getattr(builtins, name, None)
     if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins":
         try:
-            return cls(text)
+            exc = cls(text)
+            if isinstance(exc, OSError) and type(message.get("errno")) is int:
+                exc.errno = message["errno"]
+            return exc
         except Exception:  # noqa: BLE001  (UnicodeDecodeError and friends want other arguments)
             pass
     return StudentRaised(f"{name}: {text}")

@@ -45,6 +45,95 @@ class Outcome(StrEnum):
         return self is Outcome.WRONG
 
 
+class CellState(StrEnum):
+    """How a test cell ended in the checker (``TestRecord.state``): decided there from exception
+    types and ``ProcessEvent`` kinds, never from a message."""
+
+    OK = "ok"  # it ran to the end and the student's process neither timed out nor died meanwhile
+    ERROR = "error"  # it raised (a failed assertion, the student's exception)
+    TIMEOUT = "timeout"  # the cell's or the notebook's time ran out
+    DIED = "died"  # the student's process died, or was stopped at a cap
+    NOT_RUN = "not_run"  # the restarts were used up by earlier timeouts or deaths
+    SKIPPED = "skipped"  # never started (a record's state until its Tested event)
+
+
+class ProcessEvent(StrEnum):
+    """What happened to the student's process during a cell, named where it happened (cgroup.py,
+    workdir.py, remote.py, standins.py, the checker, run.py). Outcomes and statuses are decided from
+    these kinds; ``MESSAGES`` holds their words, read only to show them to people."""
+
+    PROCESS_LIMIT = "process-limit"  # the cgroup's pids.max was hit
+    MEMORY_LIMIT = "memory-limit"  # the cgroup's OOM kill, or a MemoryError (the address-space cap)
+    FILE_SIZE_LIMIT = "file-size-limit"  # RLIMIT_FSIZE (EFBIG)
+    FILE_LIMIT = "file-limit"  # the work folder holds too many entries (or could not be measured)
+    DEPTH_LIMIT = "depth-limit"  # the work folder's folders nest too deep
+    DISK_LIMIT = "disk-limit"  # the work folder's allocated bytes
+    HELD_OPEN_LIMIT = "held-open-limit"  # the same, with unlinked files its processes hold open
+    TIMED_OUT = "timed-out"  # a call (or a checker) ran past the cell's time
+    NO_TIME_TO_RESTART = "no-time-to-restart"
+    NOTEBOOK_TIME_USED = "notebook-time-used"  # never reached: the notebook's time ran out
+    RESTARTS_USED = "restarts-used"  # the process is gone and may not be restarted
+    ENDED = "ended"  # the channel could not be written: the process had ended
+    DIED = "died"  # the process ended during a call
+    BROKEN_MESSAGE = "broken-message"
+    UNEXPECTED_MESSAGE = "unexpected-message"
+    INPUTS_CHANGED = "inputs-changed"  # the test's input files changed during a call
+
+    @property
+    def limit(self) -> bool:
+        """A cap of the sandbox (Outcome.LIMIT_REACHED, named in the row's detail)."""
+        return self in _LIMITS
+
+    @property
+    def timed_out(self) -> bool:
+        return self in (ProcessEvent.TIMED_OUT, ProcessEvent.NO_TIME_TO_RESTART, ProcessEvent.NOTEBOOK_TIME_USED)
+
+
+_LIMITS = frozenset(e for e in ProcessEvent if e.value.endswith("-limit"))
+
+# Each kind's words, for people only (feedback, the detail of a row): rewording one changes no outcome.
+MESSAGES = {
+    ProcessEvent.PROCESS_LIMIT: "process limit reached",
+    ProcessEvent.MEMORY_LIMIT: "memory limit reached",
+    ProcessEvent.FILE_SIZE_LIMIT: "file size limit reached",
+    ProcessEvent.FILE_LIMIT: "file limit reached",
+    ProcessEvent.DEPTH_LIMIT: "file limit reached (folders nested too deep)",
+    ProcessEvent.DISK_LIMIT: "disk limit reached",
+    ProcessEvent.HELD_OPEN_LIMIT: "disk limit reached (files held open)",
+    ProcessEvent.TIMED_OUT: "timed out",
+    ProcessEvent.NO_TIME_TO_RESTART: "timed out: no time left to restart the student's process",
+    ProcessEvent.NOTEBOOK_TIME_USED: "the notebook's time was used up",
+    ProcessEvent.RESTARTS_USED: "not run: the student's process could not be restarted",
+    ProcessEvent.ENDED: "the student's process ended",
+    ProcessEvent.DIED: "the student's process died",
+    ProcessEvent.BROKEN_MESSAGE: "broken message from the student's process",
+    ProcessEvent.UNEXPECTED_MESSAGE: "unexpected message from the student's process",
+    ProcessEvent.INPUTS_CHANGED: "changed the test's input files",
+}
+
+
+@dataclass(frozen=True)
+class Happened:
+    """One ``ProcessEvent`` with its detail (an exit code, a count): on the wire ``[kind, detail]``."""
+
+    kind: ProcessEvent
+    detail: str = ""
+
+    @property
+    def text(self) -> str:
+        return MESSAGES[self.kind] + (f" ({self.detail})" if self.detail else "")
+
+    def to_wire(self) -> list[str]:
+        return [self.kind.value, self.detail]
+
+    @classmethod
+    def from_wire(cls, item) -> "Happened":
+        """The event a wire item holds; ValueError if it holds none."""
+        if type(item) is not list or len(item) != 2 or not all(type(x) is str for x in item):
+            raise ValueError("not a process event")
+        return cls(ProcessEvent(item[0]), item[1][:300])
+
+
 @dataclass(frozen=True)
 class Job:
     """One notebook to grade, as it crosses to a worker (a local process or a Dask worker): plain
@@ -108,13 +197,16 @@ class TestRecord:
 
     __test__ = False  # not a pytest test class
     grade_id: str
-    state: str = "skipped"  # ok | error | timeout | died | not_run (restarts used up) | skipped
+    state: CellState = CellState.SKIPPED
     ename: str = ""
     evalue: str = ""  # first line of the exception (instructor-only for hidden tests)
     seconds: float = 0.0
     output: str = ""  # what the test printed (shown to the student for visible tests)
-    student: list[str] = field(default_factory=list)  # what happened to the student's process
+    student: list[Happened] = field(default_factory=list)  # what happened to the student's process
     mistakes: list[str] = field(default_factory=list)  # the known mistakes its failure behaves like
+
+    def __post_init__(self):
+        self.state = CellState(self.state)
 
 
 @dataclass

@@ -25,6 +25,7 @@ from . import wire
 from .cgroup import process_tree
 from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
+from .model import Happened, ProcessEvent
 from .sandbox import Launch
 from .names import contract_names
 from .settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
@@ -49,13 +50,13 @@ class Student:
         self.starts = 0
         self.defined: list[str] = []
         self.definition_errors: list[list[str]] = []
-        self.events: list[str] = []  # what happened to the process during the current cell
+        self.events: list[Happened] = []  # what happened to the process during the current cell
         self.log = collections.deque(maxlen=log_lines)
         self.handles: dict[int, object] = {}
         self.depth = 0
         self.contract: list[str] = []  # the lesson's exercises: the only names the checker binds
         self.forged: list[str] = []  # what a ready message named beyond them (an attack on record)
-        self.watch = lambda: ""  # called twice a second while it runs: why to stop it ("": go on)
+        self.watch = lambda: None  # called twice a second while it runs: a Happened to stop it (None: go on)
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
         self.on_restart = lambda: None  # told before each restart, which has a cell's time of its own
@@ -110,7 +111,7 @@ class Student:
         """The cgroup's caps hit since the last look (a child OOM-killed, the process cap), as
         events of the test running now."""
         if self.launch is not None and self.launch.cgroup is not None:
-            self.events.extend(self.launch.cgroup.limits_hit())
+            self.events.extend(Happened(kind) for kind in self.launch.cgroup.limits_hit())
 
     def pids(self) -> list[int]:
         """The student's processes, as host pids: the cgroup's, else the tree below the process the
@@ -122,8 +123,8 @@ class Student:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self, why: str = "") -> None:
-        if why:
+    def stop(self, why: Happened | None = None) -> None:
+        if why is not None:
             self.events.append(why)
         self.check_limits()
         if self.proc is not None:
@@ -153,11 +154,11 @@ class Student:
             return
         # recorded as an event too: a test that catches the exception still cannot pass
         if self.starts > self.max_restarts:
-            why = f"not run: the student's process could not be restarted ({self.max_restarts} restarts used)"
+            why = Happened(ProcessEvent.RESTARTS_USED, f"{self.max_restarts} restarts used")
             self.events.append(why)
-            raise RestartsUsed(why)
+            raise RestartsUsed(why.text)
         if self.budget.left() <= 1:
-            self.events.append("timed out: no time left to restart the student's process")
+            self.events.append(Happened(ProcessEvent.NO_TIME_TO_RESTART))
             raise StudentTimeout("no time left to restart the student's process")
         self.stop()
         self.on_restart()
@@ -181,7 +182,7 @@ class Student:
         try:
             wire.write_frame(self.proc.stdin.fileno(), message)
         except (OSError, ValueError, AttributeError):
-            self.stop("the student's process ended")
+            self.stop(Happened(ProcessEvent.ENDED))
             raise StudentDied("the student's process ended") from None
 
     def _read_exact(self, n: int) -> bytes:
@@ -191,21 +192,21 @@ class Student:
         while left:
             wait = self.budget.left()
             if wait <= 0:
-                self.stop("timed out")
+                self.stop(Happened(ProcessEvent.TIMED_OUT))
                 raise StudentTimeout("timed out")
             ready, _, _ = select.select([fd], [], [], min(wait, WATCH_SECONDS))
             if time.monotonic() - watched >= WATCH_SECONDS:
                 watched = time.monotonic()
                 why = self.watch()
-                if why:
+                if why is not None:
                     self.stop(why)
-                    raise StudentDied(why)
+                    raise StudentDied(why.text)
             if not ready:
                 continue
             chunk = os.read(fd, min(left, 1 << 20))
             if not chunk:
                 code = self.proc.poll() if self.proc else None
-                self.stop("the student's process died" + (f" (exit {code})" if code is not None else ""))
+                self.stop(Happened(ProcessEvent.DIED, f"exit {code}" if code is not None else ""))
                 raise StudentDied("the student's process died")
             chunks.append(chunk)
             left -= len(chunk)
@@ -216,7 +217,7 @@ class Student:
             n = wire.frame_length(self._read_exact(wire.HEADER_SIZE))
             return wire.parse(self._read_exact(n))
         except wire.WireError as exc:
-            self.stop(f"broken message from the student's process: {exc}")
+            self.stop(Happened(ProcessEvent.BROKEN_MESSAGE, str(exc)))
             raise StudentDied(f"broken message: {exc}") from None
 
     # -- calls ----------------------------------------------------------------------------------
@@ -292,7 +293,7 @@ class Student:
             if op == "callback":
                 self._answer_callback(message, encode, decode)
                 continue
-            self.stop("unexpected message from the student's process")
+            self.stop(Happened(ProcessEvent.UNEXPECTED_MESSAGE))
             raise StudentDied("unexpected message")
 
     def _answer_callback(self, message: dict, encode, decode) -> None:

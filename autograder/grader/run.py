@@ -23,7 +23,7 @@ import nbformat
 from . import compiled, events, replayed, sandbox
 from ..mistakes import for_diagnosis
 from ..mistakes import parse as parse_mistakes
-from .model import CheckerJob, Job, Outcome, Result, Status, TestRecord, TestResult
+from .model import CellState, CheckerJob, Happened, Job, Outcome, ProcessEvent, Result, Status, TestRecord, TestResult
 from .names import record_forged
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
@@ -214,7 +214,7 @@ def _session(
                     cell_deadline[0] += settings.cell_timeout
                 elif isinstance(event, events.Tested):
                     i = event.index
-                    if i != current or records[i].state != "skipped":
+                    if i != current or records[i].state != CellState.SKIPPED:
                         continue  # only the test that was started, once
                     records[i] = TestRecord(
                         tests[i].grade_id,
@@ -223,7 +223,7 @@ def _session(
                         event.evalue,
                         float(event.seconds),
                         event.output,
-                        list(event.student),
+                        event.happened(),
                     )
                     start_at, current = i + 1, None
                     diagnosing = i if event.diagnosing else None
@@ -259,17 +259,17 @@ def _session(
             if i < len(tests):  # the checker hung or died on test i
                 records[i] = TestRecord(
                     tests[i].grade_id,
-                    "timeout" if time.monotonic() >= deadline() else "died",
+                    CellState.TIMEOUT if time.monotonic() >= deadline() else CellState.DIED,
                     "",
                     "the checker was stopped",
                     0.0,
                     "",
-                    ["timed out"],
+                    [Happened(ProcessEvent.TIMED_OUT)],
                 )
                 start_at = i + 1
         for r in records[start_at:]:  # never reached: the notebook's time ran out
-            if r.state == "skipped":
-                r.state, r.student = "timeout", ["the notebook's time was used up"]
+            if r.state == CellState.SKIPPED:
+                r.state, r.student = CellState.TIMEOUT, [Happened(ProcessEvent.NOTEBOOK_TIME_USED)]
     finally:
         for proc in running:  # interrupted (Ctrl-C) or done: no checker outlives its notebook
             _kill(proc)

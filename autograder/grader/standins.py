@@ -12,6 +12,7 @@ import numpy as np
 
 from .compiles import replay_compiles
 from .faults import InputsChanged
+from .model import Happened, ProcessEvent
 
 
 def matmul_precision():
@@ -82,7 +83,7 @@ class StudentFunction:
             raise
         finally:  # raised or returned: a test must not go on with inputs the student's code changed
             if guard and guard() != before:
-                self.student.events.append("changed the test's input files")
+                self.student.events.append(Happened(ProcessEvent.INPUTS_CHANGED))
                 raise InputsChanged("the files this test handed to your code were changed during the call")
         if outermost:  # its compilations, as if they had happened here
             replay_compiles(self.student.compiles)

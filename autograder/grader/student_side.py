@@ -138,6 +138,7 @@ def _exception_message(exc: BaseException) -> dict:
         "op": "raise",
         "type": type(exc).__name__,
         "message": str(exc)[:2000],
+        "errno": exc.errno if isinstance(exc, OSError) and type(exc.errno) is int else None,
         "where": "".join(traceback.format_exception_only(type(exc), exc))[-2000:],
     }
 

@@ -26,7 +26,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
         for position in variant["tests"]:
             checker.budget.start_cell()
             test = checker.job.tests[position]
-            state, ename, _, _ = checker.run_cell(test["grade_id"], test["source"])
+            state, ename, _, _, _ = checker.run_cell(test["grade_id"], test["source"])
             if state != "ok":
                 failed.append(test["grade_id"])
             if checker.diagnosable(state, ename):  # as grading diagnoses it (checker.main)

@@ -7,12 +7,17 @@ plain values out.
 
 from __future__ import annotations
 
-from .model import PRECEDENCE, Outcome, Result, Status, TestRecord, TestResult
+from .model import PRECEDENCE, CellState, Happened, Outcome, Result, Status, TestRecord, TestResult
 from .plan import TestStep
 from .settings import SHOWN_OUTPUT_CHARS
 
 
 HIDDEN_FAILED = "failed (the hidden test's details are not shown)"
+
+
+def limits_of(records: list[TestRecord]) -> list[Happened]:
+    """The sandbox's caps the records name (``ProcessEvent.limit`` kinds), each once, in order."""
+    return list(dict.fromkeys(h for r in records for h in r.student if h.kind.limit))
 
 
 def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
@@ -22,33 +27,33 @@ def student_error(record: TestRecord, hidden: bool, cell_timeout: float) -> str:
     answer could choose to send about a hidden input)."""
     if hidden:
         return HIDDEN_FAILED
-    limit = next((e for e in record.student if "limit" in e), "")
-    if record.state == "timeout":
+    limit = next((h.text for h in limits_of([record])), "")
+    if record.state == CellState.TIMEOUT:
         return f"timed out (over {cell_timeout:g} s per cell or the notebook's time limit)"
-    if record.state == "died":
+    if record.state == CellState.DIED:
         why = limit or "the student's process died while this test ran"
         return why + (f" ({record.evalue})" if record.evalue and not limit else "")
-    if record.state == "skipped":
+    if record.state == CellState.SKIPPED:
         return "not run"
-    if record.state == "not_run":  # the restarts were used up by earlier timeouts or deaths
+    if record.state == CellState.NOT_RUN:  # the restarts were used up by earlier timeouts or deaths
         return record.evalue or "not run"
     return f"{record.ename}: {record.evalue}" if record.evalue else record.ename
 
 
 def outcome_of(record: TestRecord) -> Outcome:
     """What happened to a check, from the checker's record alone (its state, the exception's type
-    name, what happened to the student's process): a cap named beats the timeout or death it
-    caused; a stub's NotImplementedError is unanswered; any other failure ran to its end on the
-    student's answer and is wrong."""
-    if record.state == "ok":
+    name, the kinds of what happened to the student's process, never their words): a cap beats the
+    timeout or death it caused; a stub's NotImplementedError is unanswered; any other failure ran
+    to its end on the student's answer and is wrong."""
+    if record.state == CellState.OK:
         return Outcome.PASSED
-    if any("limit" in e for e in record.student):
+    if limits_of([record]):
         return Outcome.LIMIT_REACHED
-    if record.state == "timeout":
+    if record.state == CellState.TIMEOUT:
         return Outcome.TIMED_OUT
-    if record.state == "died":
+    if record.state == CellState.DIED:
         return Outcome.PROCESS_DIED
-    if record.state in ("not_run", "skipped"):
+    if record.state in (CellState.NOT_RUN, CellState.SKIPPED):
         return Outcome.NOT_RUN
     return Outcome.UNANSWERED if record.ename == "NotImplementedError" else Outcome.WRONG
 
@@ -56,7 +61,7 @@ def outcome_of(record: TestRecord) -> Outcome:
 def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
-    passed = record.state == "ok"
+    passed = record.state == CellState.OK
     shown = "" if passed or step.hidden else record.output[-SHOWN_OUTPUT_CHARS:]  # a hidden check shows nothing
     outcome = outcome_of(record)
     return TestResult(
@@ -79,22 +84,24 @@ def status(attacks: list[str], edits: list[str], records: list[TestRecord]) -> t
     and the first of them in model.PRECEDENCE wins (tampered: code aimed at the grader, or test
     cells edited or deleted; error: the student's process died; timeout; ok). The detail names,
     for each test whose process died, the limit it hit there (or none)."""
-    died = [r for r in records if r.state == "died"]
-    timed_out = [r.grade_id for r in records if r.state == "timeout"]
-    limits = sorted({e for r in records for e in r.student if "limit" in e})
-    also = ("; " + ", ".join(limits)) if limits else ""
+    died = [r for r in records if r.state == CellState.DIED]
+    timed_out = [r.grade_id for r in records if r.state == CellState.TIMEOUT]
+    limits = limits_of(records)
+    also = ("; " + ", ".join(h.text for h in limits)) if limits else ""
     found = {Status.OK: also.lstrip("; ")}
     if timed_out:
         found[Status.TIMEOUT] = "timed out in " + ", ".join(timed_out[:3]) + " (the other cells were graded)" + also
     if died:
-        why: dict[str, list[str]] = {}
-        for r in died:
-            reason = ", ".join(sorted({e for e in r.student if "limit" in e})) or "the student's process died"
-            why.setdefault(reason, []).append(r.grade_id)
-        parts = [f"{reason} in " + ", ".join(ids[:3]) for reason, ids in why.items()]
-        named = {e for reason in why for e in reason.split(", ")}
+        why: dict[tuple[Happened, ...], list[str]] = {}
+        for r in died:  # grouped by the caps each death hit (none: it died)
+            why.setdefault(tuple(limits_of([r])), []).append(r.grade_id)
+        parts = [
+            (", ".join(h.text for h in caps) or "the student's process died") + " in " + ", ".join(ids[:3])
+            for caps, ids in why.items()
+        ]
+        named = {h for caps in why for h in caps}
         parts += [f"timed out in {', '.join(timed_out[:3])}"] if timed_out else []
-        parts += [e for e in limits if e not in named]  # hit where the process lived on (a MemoryError)
+        parts += [h.text for h in limits if h not in named]  # hit where the process lived on (a MemoryError)
         found[Status.ERROR] = "; ".join(parts) + " (the other tests were graded)"
     if edits:
         found[Status.TAMPERED] = ", ".join(edits) + " (originals restored and graded)"

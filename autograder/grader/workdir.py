@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .model import ProcessEvent
 from .settings import MAX_FOLDER_DEPTH as MAX_DEPTH
 
 
@@ -47,8 +48,8 @@ def held_open(pids, device: int, seen: set) -> int:
     return held
 
 
-def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
-    """Why ``folder`` is over its limits ("" if it is not): more than ``max_files`` entries, more
+def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> ProcessEvent | None:
+    """Which of its limits ``folder`` is over (None if none): more than ``max_files`` entries, more
     than ``max_bytes`` of allocated blocks (with the files on its file system that ``pids`` hold
     open or mapped, see ``held_open``), or folders nested deeper than MAX_DEPTH."""
     files = blocks = 0
@@ -57,7 +58,7 @@ def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
     try:
         top = os.open(folder, flags)
     except OSError:
-        return ""
+        return None
     device = os.fstat(top).st_dev
     # depth first, one open listing per level: at most MAX_DEPTH + 1 folders open at a time
     stack = [(top, os.scandir(top), 0)]
@@ -75,7 +76,7 @@ def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
                 continue
             files += 1
             if files > max_files:
-                return "file limit reached"
+                return ProcessEvent.FILE_LIMIT
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
@@ -85,10 +86,10 @@ def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
             seen.add((st.st_dev, st.st_ino))
             blocks += st.st_blocks * 512
             if blocks > max_bytes:
-                return "disk limit reached"
+                return ProcessEvent.DISK_LIMIT
             if stat.S_ISDIR(st.st_mode):
                 if depth + 1 > MAX_DEPTH:
-                    return "file limit reached (folders nested too deep)"
+                    return ProcessEvent.DEPTH_LIMIT
                 try:
                     child = os.open(entry.name, flags, dir_fd=fd)
                 except OSError:
@@ -99,8 +100,8 @@ def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> str:
             listing.close()
             os.close(fd)
     if pids and blocks + held_open(pids, device, seen) > max_bytes:
-        return "disk limit reached (files held open)"
-    return ""
+        return ProcessEvent.HELD_OPEN_LIMIT
+    return None
 
 
 def manifest(folder: Path) -> str:
