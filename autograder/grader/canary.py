@@ -27,7 +27,7 @@ from pathlib import Path
 from . import sandbox
 from .faults import SandboxFault, StudentDied, StudentTimeout
 from .remote import Student
-from .settings import Budget, Settings
+from .settings import CANARY_MIN_SECONDS, Budget, Settings
 from .spawn import stop_zygotes
 
 CANARY_CELL = "import jax.numpy as jnp\n\ndef canary(values):\n    return float(jnp.asarray(values).sum())\n"
@@ -55,7 +55,7 @@ def process_canary(settings: Settings, repository: Path) -> None:
     workdir, inputs = job_dir / "work", job_dir / "inputs"
     workdir.mkdir()
     inputs.mkdir()
-    budget = Budget(max(60.0, settings.cell_timeout), max(60.0, settings.cell_timeout))
+    budget = Budget(max(CANARY_MIN_SECONDS, settings.cell_timeout), max(CANARY_MIN_SECONDS, settings.cell_timeout))
     student = Student(
         lambda: sandbox.prepare(job_dir, workdir, settings.limits, repository, settings.emulation, inputs),
         init,
@@ -97,7 +97,7 @@ def _solution_key(lesson, settings: Settings) -> str:
     for path in sorted(HERE.glob("*.py")) + [HERE.parent / "emulate_precision.py"]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     h.update(json.dumps(dataclasses.asdict(lesson), sort_keys=True, default=str).encode())
-    h.update(json.dumps([settings.emulation, dataclasses.asdict(settings.limits)], sort_keys=True).encode())
+    h.update(json.dumps([settings.emulation, settings.to_dict()["limits"]], sort_keys=True).encode())
     h.update(f"{sys.version}\0{sys.executable}\0{os.path.realpath(sys.executable)}".encode())
     return h.hexdigest()
 

@@ -41,7 +41,7 @@ from .names import shadowed
 from .recording import Recorder
 from .remote import Student
 from .standins import StudentFunction
-from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Limits
+from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Settings
 from .workdir import empty, manifest, over_limit
 
 EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
@@ -75,12 +75,12 @@ class CellTimeout(BaseException):
 class Checker:
     def __init__(self, job: CheckerJob, emit):
         self.job, self.emit = job, emit
-        s = job.settings
-        self.limits = Limits(**s["limits"])
-        self.budget = Budget(job.notebook_seconds, s["cell_timeout"])
+        self.settings = s = Settings.from_dict(job.settings)
+        self.limits = s.limits
+        self.budget = Budget(job.notebook_seconds, s.cell_timeout)
         self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
-        prelude = [EMULATION.read_text()] if s["emulation"] != "none" else []
+        prelude = [EMULATION.read_text()] if s.emulation != "none" else []
         init = {
             "op": "init",
             "prelude": prelude,
@@ -89,14 +89,14 @@ class Checker:
         }
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
-        self.student = Student(self._launch, init, self.budget, s["max_restarts"])
+        self.student = Student(self._launch, init, self.budget, s.max_restarts)
         self.student.on_restart = lambda: self.emit(events.Restart())  # run.py's watchdog waits longer
         self.student.contract = list(job.contract)
         self.student.watch = self._work_folder_over
         self.student.inputs_digest = lambda: manifest(self.inputs)
-        self.max_output = s["max_output_chars"]
+        self.max_output = s.max_output_chars
         self.diagnoser = None  # diagnose.py: only where the lesson has known mistakes to replay
-        if s.get("diagnose", True) and job.mistakes:
+        if s.diagnose and job.mistakes:
             cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
             self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student, known=job.known, share=job.share)
             jitcache.use(job.compiled)  # the class's compiled replays (jitcache.Folder), where private
@@ -116,7 +116,7 @@ class Checker:
             self.workdir,
             self.limits,
             Path(self.job.repository),
-            self.job.settings["emulation"],
+            self.settings.emulation,
             self.inputs,
         )
         if (self.job.namespaced or self.job.share or self.job.compiled) and not launch.namespaced:
@@ -201,7 +201,7 @@ class Checker:
     def main(self) -> None:
         job = self.job
         os.chdir(self.home)
-        if job.settings["emulation"] != "none":
+        if self.settings.emulation != "none":
             exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
         import tempfile
 

@@ -132,8 +132,8 @@ def provenance(root: Path, settings: Settings, seed_source: str = "") -> dict:
         "seed": settings.seed,
         "seed_source": seed_source,
         "limits": {
-            **{k: v for k, v in dataclasses.asdict(settings).items() if k != "limits"},
-            **dataclasses.asdict(settings.limits),
+            **{k: v for k, v in settings.to_dict().items() if k != "limits"},
+            **settings.to_dict()["limits"],
         },
         "sandbox": sandbox.describe(settings.limits),
     }
@@ -191,8 +191,8 @@ def grade(
     for k, notes in taken.row_notes.items():  # a notebook that matched two lessons: said where it is missing
         if k in results and results[k].status == "missing":
             results[k].detail = printable("; ".join(notes), 300)
-    plain = dataclasses.asdict(settings)  # what a rerun compares besides the submission (gradebook.fingerprint)
-    fingerprints = {n: fingerprint(plain, dataclasses.asdict(lesson_data[n])) for n in {n for _, n in found}}
+    # what a rerun compares besides the submission (gradebook.fingerprint)
+    fingerprints = {n: fingerprint(settings, dataclasses.asdict(lesson_data[n])) for n in {n for _, n in found}}
     todo = []
     progress = Progress(len(found), quiet)
     writer = GradebookWriter(out / "gradebook.db")
@@ -214,7 +214,7 @@ def grade(
                 progress.update(prev, skipped=True)
             else:
                 lesson = dataclasses.asdict(lesson_data[n])
-                todo.append(Job(s, lesson, raw, dataclasses.asdict(settings), str(root), d).to_dict())
+                todo.append(Job(s, lesson, raw, settings.to_dict(), str(root), d).to_dict())
         if todo:
             uploads = {k: sub.name for k, sub in found.items()}
             rec = functools.partial(

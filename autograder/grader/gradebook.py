@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from .model import Result
+from .settings import Settings
 
 
 class GradebookWriter:
@@ -138,15 +139,15 @@ def grader_version() -> str:
     return h.hexdigest()
 
 
-def fingerprint(settings: dict, lesson: dict) -> str:
+def fingerprint(settings: Settings, lesson: dict) -> str:
     """Everything but the submission that can change a notebook's grade: the settings (every limit,
     timeout and switch but ``NOT_GRADING``), the lesson's notebooks (setup, hidden tests, reference
     solutions; the release its edits are judged against), its known mistakes where diagnosis runs
     (they name mistakes in the feedback), and the grader's version."""
-    graded = {k: v for k, v in settings.items() if k not in NOT_GRADING}
+    graded = {k: v for k, v in settings.to_dict().items() if k not in NOT_GRADING}
     parts = {
         "settings": graded,
-        "lesson": {k: v for k, v in lesson.items() if k != "mistakes" or settings.get("diagnose")},
+        "lesson": {k: v for k, v in lesson.items() if k != "mistakes" or settings.diagnose},
         "grader": grader_version(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()

@@ -9,7 +9,6 @@ notebook's time lasts.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import select
@@ -27,7 +26,7 @@ from .model import CellState, CheckerJob, Happened, Job, Outcome, ProcessEvent, 
 from .names import record_forged
 from .plan import Plan, build_plan, graded_steps, run_order
 from .settings import CHECKER_GRACE as GRACE
-from .settings import Limits, Settings
+from .settings import SETUP_CELLS, VARIANT_CELLS, Settings
 from ..textsafe import printable
 from .submissions import parse_notebook
 from .verdict import decide
@@ -146,7 +145,7 @@ def _session(
                 (folder / "tmp").mkdir(parents=True, exist_ok=True)
             inputs.mkdir(exist_ok=True)
             job = CheckerJob(
-                settings=dataclasses.asdict(settings),
+                settings=settings.to_dict(),
                 job_dir=str(job_dir),
                 checker_home=str(home),
                 workdir=str(workdir),
@@ -189,7 +188,7 @@ def _session(
                 pass
             proc.stdin.close()
             current = None
-            cell_deadline = [time.monotonic() + settings.cell_timeout * 2 + GRACE]  # setup and definitions
+            cell_deadline = [time.monotonic() + settings.cell_timeout * SETUP_CELLS + GRACE]  # setup and definitions
 
             def deadline():
                 return min(cell_deadline[0], notebook_deadline + GRACE)
@@ -240,7 +239,7 @@ def _session(
                         "errors": event.errors,
                         "diagnosed": event.diagnosed,
                     }
-                    cell_deadline[0] = time.monotonic() + settings.cell_timeout * 4 + GRACE
+                    cell_deadline[0] = time.monotonic() + settings.cell_timeout * VARIANT_CELLS + GRACE
                 elif isinstance(event, events.Done):
                     record_forged(plan.attacks, event.forged)
                     finished = True
@@ -308,7 +307,7 @@ def grade_job(job: dict) -> dict:
     dict out (what crosses between processes is plain data)."""
     logging.getLogger("traitlets").setLevel(logging.CRITICAL)
     j = Job.from_dict(job)
-    settings = Settings(**{**j.settings, "limits": Limits(**j.settings["limits"])})
+    settings = Settings.from_dict(j.settings)
     return grade_notebook(j.student, Lesson(**j.lesson), j.submission, settings, Path(j.repository), j.digest).to_dict()
 
 

@@ -4,6 +4,7 @@ all read them from here (``python -m autograder grade --help`` shows the same nu
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -13,6 +14,9 @@ GiB = 2**30
 # (wire.py's frame caps, MAX_FRAME, MAX_DEPTH and MAX_ITEMS, and student_side.py's MAX_COMPILES stay in
 # those files: they run alone inside the sandbox, where this module is not importable.)
 CHECKER_GRACE = 30.0  # seconds run.py's watchdog allows a checker beyond a cell's own limit
+SETUP_CELLS = 2  # cells' time run.py's watchdog allows a checker's setup and the student's definitions
+VARIANT_CELLS = 4  # cells' time it allows one authoring variant (lessoncheck: definitions, tests, restore)
+CANARY_MIN_SECONDS = 60.0  # the canary's cell and notebook time at least, whatever --timeout says
 ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
 # (the student's calls time out at the budget itself; the watchdog waits CHECKER_GRACE more)
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
@@ -104,6 +108,22 @@ class Settings:
     def __post_init__(self):
         if self.emulation not in EMULATION_MODES:
             raise ValueError(f"emulation {self.emulation!r}: one of {', '.join(EMULATION_MODES)}")
+
+    # The one way settings become plain data (a worker's Job, a checker's CheckerJob, a Gradescope
+    # zip's config, run.json, the regrade fingerprint) and the one way back: a missing key takes
+    # the field's one default above, an unknown key is an error, never silently dropped.
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Settings":
+        data = dict(data)
+        limits = data.pop("limits", {})
+        for what, names, given in ((cls, data, data), (Limits, limits, limits)):
+            unknown = set(names) - {f.name for f in dataclasses.fields(what)}
+            if unknown or type(given) is not dict:
+                raise ValueError(f"{what.__name__}: unknown settings {sorted(unknown) or given!r}")
+        return cls(**data, limits=Limits(**limits))
 
 
 class Budget:

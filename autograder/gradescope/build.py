@@ -22,7 +22,7 @@ import secrets
 import stat
 import tomllib
 import zipfile
-from dataclasses import asdict
+from dataclasses import replace
 from pathlib import Path
 
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
@@ -67,7 +67,7 @@ def write_zip(out: Path, lesson: str, settings: Settings, hidden_visibility: str
     config = {
         "lesson": lesson,
         "hidden_visibility": hidden_visibility,
-        "settings": {**asdict(settings), "seed": seed, "jobs": 1},
+        "settings": replace(settings, seed=seed, jobs=1).to_dict(),
     }
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{lesson}-autograder.zip"

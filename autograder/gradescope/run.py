@@ -49,8 +49,7 @@ def autograder_root() -> Path:
 
 def load_config(source: Path) -> tuple[dict, Settings]:
     config = json.loads((source / CONFIG).read_text())
-    s = dict(config["settings"])
-    return config, Settings(**{**s, "limits": Limits(**s["limits"])})
+    return config, Settings.from_dict(config["settings"])
 
 
 def student_key(root: Path) -> str:
