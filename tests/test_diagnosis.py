@@ -239,8 +239,12 @@ def test_no_time_left_no_diagnosis(tmp_path):
 
 
 def test_the_students_process_is_never_called_while_a_diagnosis_runs():
+    from autograder.grader.plugin import Diagnosis
+
     class Student:
-        replaying, depth, contract = True, 0, []
+        observer, depth, contract = Diagnosis.__new__(Diagnosis), 0, []
+
+    Student.observer.replaying = True  # as the Diagnoser sets it while it replays
 
     with pytest.raises(RuntimeError):
         StudentFunction(Student(), "f", {}, {})(1)
@@ -250,7 +254,7 @@ def test_the_diagnosis_crosses_as_a_typed_event():
     frame = events.to_frame(events.Diagnosed(3, ["a:b:c"]))
     assert events.parse(frame) == events.Diagnosed(3, ["a:b:c"])
     assert events.parse({**frame, "mistakes": [1]}) is None
-    assert events.parse(events.to_frame(events.Tested(1, "error", diagnosing=True))).diagnosing
+    assert events.parse(events.to_frame(events.Tested(1, "error", observed=True))).observed
 
 
 def test_what_the_student_reads_is_the_librarys_text(tmp_path):
@@ -434,12 +438,63 @@ def test_the_checker_never_reads_a_folder_of_compiled_programs(monkeypatch, tmp_
     assert env["JAX_PLATFORMS"] == "cpu" and env["HOME"] == str(tmp_path / "home") and env["COURSE_EMULATE"] == "tpu"
 
 
+BLOCKED = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from autograder.grader import observer
+from autograder.grader.run import Lesson, grade_notebook
+from autograder.grader.settings import Settings
+work = json.load(open(sys.argv[2]))
+assert observer.plugin() is None, "the plug-in's modules are gone"
+seen = {}
+for who, nb in work["notebooks"].items():
+    r = grade_notebook(who, Lesson(**work["lesson"]), nb.encode(), Settings.from_dict(work["settings"]), sys.argv[1])
+    checks = [[t.grade_id, t.score, t.outcome] for t in r.tests]
+    seen[who] = [r.score, r.status, checks, sorted({k for t in r.tests for k in t.mistakes})]
+loaded = sorted(m for m in observer.PLUGIN_MODULES if m in sys.modules)
+print(json.dumps({"seen": seen, "loaded": loaded}))
+"""
+
+
+def graded_without_the_plugin(tmp_path, lesson, notebooks: dict, settings) -> dict:
+    """The grader copied without the diagnosis plug-in's modules (observer.PLUGIN_MODULES), grading
+    in a process of its own: its worker, zygote and checkers import from the copy, where they are not."""
+    import dataclasses
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from autograder.grader.observer import PLUGIN_MODULES
+    from conftest import ROOT
+
+    copy = tmp_path / "course"
+    shutil.copytree(ROOT / "autograder", copy / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in PLUGIN_MODULES:
+        (copy / (name.replace(".", "/") + ".py")).unlink()
+    work = tmp_path / "work.json"
+    work.write_text(
+        json.dumps({"lesson": dataclasses.asdict(lesson), "notebooks": notebooks, "settings": settings.to_dict()})
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKED, str(copy), str(work)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["loaded"] == []
+    return {
+        who: (score, status, [tuple(c) for c in checks], keys)
+        for who, (score, status, checks, keys) in out["seen"].items()
+    }
+
+
 @pytest.mark.slow
-def test_grades_are_the_same_with_diagnosis_off_and_on():
+def test_grades_are_the_same_with_diagnosis_off_on_and_not_installed(tmp_path):
     """Issue 44 (4): diagnosis decides no point. Graded for real (lesson 01): the perfect notebook,
     a known mistake ('truncates') and the blank release get the same score, status, and per-check
-    points and outcomes with --no-diagnose as with diagnosis; only the named mistakes differ (none
-    without it, the mistake's key under its failed checks with it)."""
+    points and outcomes with --no-diagnose as with diagnosis, and with the diagnosis plug-in's
+    modules removed from the grader (diagnosis asked for, nothing to run it); only the named
+    mistakes differ (none without it, the mistake's key under its failed checks with it)."""
     import nbformat
 
     from autograder.grader.run import grade_notebook
@@ -463,8 +518,11 @@ def test_grades_are_the_same_with_diagnosis_off_and_on():
             checks = [(t.grade_id, t.score, t.outcome) for t in r.tests]
             seen[(who, diagnose)] = (r.score, r.status, checks, sorted({k for t in r.tests for k in t.mistakes}))
             print(who, "diagnosis" if diagnose else "no diagnosis", r.score, r.status, seen[(who, diagnose)][3])
+    texts = {who: nbformat.writes(nb) for who, nb in notebooks.items()}
+    blocked = graded_without_the_plugin(tmp_path, the_lesson, texts, Settings(jobs=1, emulation="none", seed=3))
     for who in notebooks:
         assert seen[(who, True)][:3] == seen[(who, False)][:3], who
         assert seen[(who, False)][3] == []
+        assert blocked[who][:3] == seen[(who, True)][:3] and blocked[who][3] == [], (who, blocked[who])
     assert seen[("mistaken", True)][3] == [mistake.key]
     assert seen[("perfect", True)][0] == 13 and seen[("blank", True)][0] == 0

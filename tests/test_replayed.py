@@ -191,22 +191,19 @@ def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(
     grade), never a shared outcome or program and never a zero."""
     from types import SimpleNamespace
 
-    from autograder.grader import checker
+    from autograder.grader import checker, plugin
 
     launched = SimpleNamespace(namespaced=False, shown=lambda: [])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
-    job = SimpleNamespace(
-        job_dir="/nonexistent",
-        repository="/nonexistent",
-        settings={"emulation": "none"},
-        share=shares == "outcomes",
-        compiled="/nonexistent/compiled" if shares == "programs" else "",
-        namespaced=shares == "nothing",
-    )
-    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
+    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=shares == "nothing")
+    observer = plugin.Diagnosis.__new__(plugin.Diagnosis)  # its payload's switches, without a diagnoser
+    observer.share = shares == "outcomes"
+    observer.compiled = "/nonexistent/compiled" if shares == "programs" else ""
+    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i", observer=observer)
+    fake.settings = SimpleNamespace(emulation="none")
     with pytest.raises(OSError, match="bubblewrap"):
         checker.Checker._launch(fake)
-    job.share, job.compiled, job.namespaced = False, "", False
+    observer.share, observer.compiled, job.namespaced = False, "", False
     assert checker.Checker._launch(fake) is launched, "a worker in the fallback: its checkers too"
 
 
@@ -216,21 +213,17 @@ def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checke
     job names such a folder stops as the grader's fault instead of loading programs from it."""
     from types import SimpleNamespace
 
-    from autograder.grader import checker
+    from autograder.grader import checker, plugin
 
     shown = tmp_path / "venv"
     launched = SimpleNamespace(namespaced=True, shown=lambda: [str(shown), "/usr"])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
-    job = SimpleNamespace(
-        job_dir="/nonexistent",
-        repository="/nonexistent",
-        settings={"emulation": "none"},
-        share=True,
-        compiled=str(shown / "tmp" / "compiled"),
-        namespaced=True,
-    )
-    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i")
+    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=True)
+    observer = plugin.Diagnosis.__new__(plugin.Diagnosis)  # its payload's switches, without a diagnoser
+    observer.share, observer.compiled = True, str(shown / "tmp" / "compiled")
+    fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i", observer=observer)
+    fake.settings = SimpleNamespace(emulation="none")
     with pytest.raises(OSError, match="shown"):
         checker.Checker._launch(fake)
-    job.compiled = str(tmp_path / "venv-other" / "compiled")  # a sibling whose name starts the same
+    observer.compiled = str(tmp_path / "venv-other" / "compiled")  # a sibling whose name starts the same
     assert checker.Checker._launch(fake) is launched

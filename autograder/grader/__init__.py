@@ -13,6 +13,8 @@ checker.py      the trusted process: setup, references, tests; every point is de
 names.py        which names the checker binds: the exercises only, never the student's word
 events.py       what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
 recording.py    a test's calls to the student's functions, kept to replay; when two results are the same
+observer.py     what watches a check without deciding it: the one interface, a do-nothing default
+plugin.py       diagnosis plugged in: the only reader of a job's opaque diagnosis payload
 diagnose.py     which known mistake a failed check's calls behave like, replayed in the checker
 guard.py        while a replay runs: an audit hook refuses every write and every read of the student's
 jitcache.py     replays' compilations kept in the checker's memory, so a program compiles once

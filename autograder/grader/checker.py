@@ -33,12 +33,10 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from . import events, jitcache, wire
+from . import events, observer, wire
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
-from .diagnose import Diagnoser
 from .model import CellState, CheckerJob, Happened, ProcessEvent
 from .names import shadowed
-from .recording import Recorder
 from .remote import Student
 from .standins import StudentFunction
 from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Settings
@@ -95,12 +93,8 @@ class Checker:
         self.student.watch = self._work_folder_over
         self.student.inputs_digest = lambda: manifest(self.inputs)
         self.max_output = s.max_output_chars
-        self.diagnoser = None  # diagnose.py: only where the lesson has known mistakes to replay
-        if s.diagnose and job.mistakes:
-            cells = job.checker_cells + job.references  # in the lesson's state after its setup (main)
-            self.diagnoser = Diagnoser(cells, job.mistakes, job.workdir, self.student, known=job.known, share=job.share)
-            jitcache.use(job.compiled)  # the class's compiled replays (jitcache.Folder), where private
-            self.student.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
+        # what watches the checks without deciding them: diagnosis where the job carries its payload
+        self.observer = self.student.observer = observer.for_job(job, self.student)
 
     def _work_folder_over(self) -> Happened | None:
         try:
@@ -119,14 +113,11 @@ class Checker:
             self.settings.emulation,
             self.inputs,
         )
-        if (self.job.namespaced or self.job.share or self.job.compiled) and not launch.namespaced:
+        if self.job.namespaced and not launch.namespaced:
             # the worker's probe and this one's differ (a probe timed out under load, say): never a
-            # silent fallback for one notebook, and outcomes and programs are shared only where the
-            # student cannot reach them
+            # silent fallback for one notebook
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
-        folder = os.path.realpath(self.job.compiled) if self.job.compiled else ""
-        if folder and any(Path(folder).is_relative_to(p) for p in launch.shown()):
-            raise OSError("the folder of compiled replays is inside one the student's process is shown")
+        self.observer.launched(launch)  # OSError where its payload needs what the launch lacks
         return launch
 
     def run_cell(self, label: str, code: str) -> tuple[CellState, str, str, str, int | None]:
@@ -134,8 +125,7 @@ class Checker:
         state from what it raised (its type) and the ``ProcessEvent`` kinds meanwhile."""
         out = CappedText(self.max_output)
         self.student.events = []
-        if self.student.recorder is not None:
-            self.student.recorder.clear()  # this cell's calls only
+        self.observer.start_cell()  # this cell's calls only
         state, ename, evalue, number = CellState.OK, "", "", None
         in_call = []
 
@@ -177,27 +167,6 @@ class Checker:
             state = CellState.DIED
         return state, ename, evalue, out.getvalue(), number
 
-    def diagnosable(self, state: str, ename: str) -> bool:
-        """Whether a test's end calls for a diagnosis: it failed on the student's answer (not a
-        stub's NotImplementedError; a timeout, a limit or a death is not graded) and some function
-        with known mistakes was called."""
-        recorder = self.student.recorder
-        return (
-            self.diagnoser is not None
-            and state == CellState.ERROR
-            and ename != "NotImplementedError"
-            and not self.student.events
-            and bool(recorder.calls)
-        )
-
-    def diagnose(self) -> list[str]:
-        """The known mistakes the last cell's calls behave like (diagnose.py), within the test's
-        remaining time less a margin; never a reason for the test to fail or time out."""
-        try:
-            return self.diagnoser.diagnose(self.student.recorder.calls, self.budget.left())
-        except BaseException:  # noqa: BLE001  a diagnosis's own failure says nothing
-            return []
-
     def main(self) -> None:
         job = self.job
         os.chdir(self.home)
@@ -219,12 +188,7 @@ class Checker:
         setup_state, _, setup_error, _, _ = self.run_cell("setup", job.setup)
         for label, code in job.checker_cells:
             self.run_cell(label, code)
-        if self.diagnoser is not None:  # the lesson's state before any test: what replays start from
-            self.diagnoser.base = dict(self.ns)
-        # replays' outcomes go to the worker (replayed.py) from visible checks only (a hidden check's
-        # calls draw from this notebook's seed: never asked for again), and only after a whole setup
-        # (one cut short under load is not the lesson's state)
-        sharing = job.share and setup_state == CellState.OK
+        self.observer.lesson_ready(self.ns, setup_state == CellState.OK)  # its state before any test
         os.chdir(self.home)
         base_env = dict(os.environ)  # a test's changes to it are sent with each call
         ready_error = ""
@@ -282,15 +246,12 @@ class Checker:
                 empty(self.workdir)  # the flood goes with the process: later tests start clean
             seconds = round(time.monotonic() - t0, 3)
             student = list(dict.fromkeys(happened))
-            diagnosing = not happened and self.diagnosable(state, ename)
+            observed = self.observer.wants(state, ename, student)
             wired = [h.to_wire() for h in student]
-            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, diagnosing))
-            if diagnosing:  # after its record: nothing here changes the test's result
-                self.diagnoser.exchange.share = sharing and not test.get("hidden")
-                self.emit(events.Diagnosed(index, self.diagnose()))
-                fresh = self.diagnoser.take_fresh()
-                if fresh:  # for this worker's next checkers of the lesson
-                    self.emit(events.Replayed(fresh))
+            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, observed))
+            if observed:  # after its record: nothing here changes the test's result
+                for event in self.observer.after_test(index, bool(test.get("hidden")), self.budget.left()):
+                    self.emit(event)
         if job.variants:  # authoring only (lessoncheck): never in a grading run
             from .variants import run_variant
 

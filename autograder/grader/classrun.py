@@ -33,7 +33,7 @@ import nbformat
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..mistakes import path_of as mistakes_path
 from ..notebooks import lesson_answer_ids, lessons
-from . import compiled, overrides, replayed, sandbox
+from . import observer, overrides, sandbox
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest, fingerprint
 from .model import Job, Result, Status
 from .outputs import write_outputs
@@ -317,14 +317,17 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data, 
 
 def _run_pool(todo, settings, record) -> None:
     jobs = max(1, settings.jobs or os.cpu_count() or 1)
-    # the run's compiled replays, shared by its workers' checkers (compiled.py): bubblewrap only
-    with compiled.run_folder(settings.diagnose and replayed.shareable()) as folder:
-        _pool(todo, jobs, folder, record)
+    # the run's compiled replays, shared by its workers' checkers (the diagnosis plug-in, where it is
+    # installed and diagnosis runs: compiled.py, bubblewrap only)
+    plugin = observer.plugin() if settings.diagnose else None
+    with plugin.run_folder(settings) if plugin else contextlib.nullcontext("") as folder:
+        _pool(todo, jobs, folder, record, plugin.adopt if plugin else None)
 
 
-def _pool(todo, jobs: int, folder: str, record) -> None:
+def _pool(todo, jobs: int, folder: str, record, adopt=None) -> None:
     spawn = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(min(jobs, len(todo)), spawn, initializer=compiled.adopt, initargs=(folder,))
+    initargs = (folder,) if adopt else ()
+    pool = ProcessPoolExecutor(min(jobs, len(todo)), spawn, initializer=adopt, initargs=initargs)
     futures = {pool.submit(grade_job, job): job for job in todo}
     interrupted = False
     try:

@@ -14,8 +14,8 @@ What runs where:
 - The mistakes and the references run in a namespace of their own, built from the lesson's setup,
   the instructor's definitions and the reference answers (the source notebook's answer cells), in
   the checker's process, under the same precision emulation. A mistake's calls to other exercises
-  reach the references, never the student's stand-ins; ``replaying`` makes any call to the
-  student's process raise while a replay runs.
+  reach the references, never the student's stand-ins; the owner's ``replaying`` makes any call
+  to the student's process raise while a replay runs (plugin.Diagnosis.call_allowed).
 - Only checker-owned inputs are read: a call whose paths reach the student's work folder is not
   recorded, the files a call named are re-digested before its replay, and while a replay runs an
   audit hook refuses every write and every read inside the student's folder.
@@ -98,12 +98,13 @@ class Diagnoser:
         cells: list,
         mistakes: list[dict],
         student_folder: str,
-        student=None,
+        owner=None,
         base: dict | None = None,
         known: list | None = None,
         share: bool = False,
     ):
-        self.cells, self.student_folder, self.student = cells, student_folder, student
+        # owner: the observer whose ``replaying`` stops every call to the student's process (plugin.Diagnosis)
+        self.cells, self.student_folder, self.owner = cells, student_folder, owner
         self.exchange = Exchange(known, share)  # outcomes other checkers of this worker computed
         self.base = dict(base or {})
         self.by_function: dict[str, list[dict]] = {}
@@ -224,16 +225,16 @@ class Diagnoser:
             return []
         self.deadline = time.monotonic() + budget
         found = []
-        if self.student is not None:
-            self.student.replaying = True
+        if self.owner is not None:
+            self.owner.replaying = True
         try:
             with kept():  # the replays' compilations, kept for one another (jitcache.py)
                 for function, calls in recorded.items():
                     if function in self.by_function and calls and all(c.done for c in calls):
                         found += self._function(function, calls)
         finally:
-            if self.student is not None:
-                self.student.replaying = False
+            if self.owner is not None:
+                self.owner.replaying = False
         return found
 
     def _function(self, function: str, calls: list[Call]) -> list[str]:

@@ -188,10 +188,11 @@ def grade_on_worker(job: dict) -> dict:
     the student's read-only Python; on a worker that is this worker's own checkout when the
     parent's path does not exist here (no shared filesystem)."""
     from ..config import ROOT
-    from .compiled import adopt
+    from .observer import plugin
     from .run import grade_job
 
-    adopt("")  # a worker: its own folder of compiled replays, made when first needed (compiled.py)
+    if plugin() is not None:  # a worker: its own folder of compiled replays, made when first needed (compiled.py)
+        plugin().adopt("")
     if not os.path.isdir(job["repository"]):
         job = {**job, "repository": str(ROOT)}
     return grade_job(job)

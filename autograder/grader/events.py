@@ -7,11 +7,11 @@ the watchdog reads only records whose every field it has checked.
     Start     test ``index`` (in run order) starts: its cell's clock starts too
     Restart   the student's process restarts, with a cell's time of its own
     Tested    test ``index`` ended: how (the fields of model.TestRecord but its grade_id and
-              mistakes); ``diagnosing``: a Diagnosed event for it follows
-    Diagnosed the known mistakes test ``index``'s failure behaves like (diagnose.py); its record
-              is final before: a diagnosis that never ends changes nothing of it
-    Replayed  the outcomes its diagnoses computed (replayed.py): kept by the worker for its next
-              checkers of the lesson, never decoded there
+              mistakes); ``observed``: the checker's observer (observer.py) speaks of it next
+    Diagnosed the known mistakes test ``index``'s failure behaves like (the diagnosis plug-in,
+              plugin.py); its record is final before: a diagnosis that never ends changes nothing
+    Replayed  the outcomes its diagnoses computed (replayed.py): handed to the worker's side of
+              the plug-in for its next checkers of the lesson, never decoded there
     Variant   authoring only: the tests an author's candidate answer failed (lessoncheck)
     Done      the checker is finished: the student's last stderr lines
 """
@@ -54,7 +54,7 @@ class Tested:
     seconds: float = 0.0
     output: str = ""
     student: list[list] = field(default_factory=list)  # what happened to the student's process: Happened.to_wire()
-    diagnosing: bool = False
+    observed: bool = False
 
     def __post_init__(self):  # typed on arrival: a state or an event of no known kind is no event
         object.__setattr__(self, "state", CellState(self.state))

@@ -176,11 +176,7 @@ class CheckerJob:
     seed: int = 0  # GRADING_SEED
     setup_label: str = "setup"
     variants: list = field(default_factory=list)  # authoring only (lessoncheck): answers swapped in
-    references: list = field(default_factory=list)  # [label, code]: the source's answer cells (diagnosis)
-    mistakes: list = field(default_factory=list)  # {"key", "function", "source"}: known wrong answers
-    known: list = field(default_factory=list)  # replays' outcomes this worker kept (replayed.py)
-    share: bool = False  # send the outcomes its diagnoses compute back (events.Replayed)
-    compiled: str = ""  # the class's folder of compiled replays on this machine (jitcache.Folder)
+    diagnosis: dict = field(default_factory=dict)  # opaque here: the plug-in's payload (plugin.py reads it)
     namespaced: bool = False  # the worker's sandbox has bubblewrap: a checker whose own has not stops
 
     def to_dict(self) -> dict:

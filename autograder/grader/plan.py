@@ -41,8 +41,6 @@ class Plan:
     edits: list[str] = field(default_factory=list)  # test cells the submission changed
     attacks: list[str] = field(default_factory=list)  # code aimed at the grader
     notes: list[str] = field(default_factory=list)  # for the student's feedback
-    references: list[tuple[str, str]] = field(default_factory=list)  # the source's answer cells (diagnosis)
-    mistakes: list[dict] = field(default_factory=list)  # {"key", "function", "source"}: set by the caller
 
 
 def docstring(source: str) -> str:
@@ -140,8 +138,6 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
         elif is_test(cell):
             continue
         elif gid.startswith("answer_"):
-            reference, _, _ = definitions_only(cell.source, calls=False)  # trusted: the solution's
-            plan.references.append((f"reference {gid}", reference))
             sources = [(f"cell added before {gid}", s) for s in extras.get(gid, [])]
             if gid not in answers:
                 plan.notes.append(f"answer cell {gid} is missing: graded as the unanswered stub")

@@ -26,6 +26,7 @@ from .cgroup import process_tree
 from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .model import Happened, ProcessEvent
+from .observer import Observer
 from .sandbox import Launch
 from .names import contract_names
 from .settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
@@ -60,8 +61,7 @@ class Student:
         self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
         self.on_restart = lambda: None  # told before each restart, which has a cell's time of its own
-        self.recorder = None  # recording.Recorder: the outermost calls of the current test (standins)
-        self.replaying = False  # True while a diagnosis runs: no call may reach the process
+        self.observer = Observer()  # what watches the calls without deciding them (observer.py)
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:

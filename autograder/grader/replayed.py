@@ -125,14 +125,6 @@ def scope(setup: str, checker_cells: list, references: list, mistakes: list, emu
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def lesson_scope(plan, settings, variants: bool) -> str | None:
-    """A notebook's scope (run.py), or None where nothing is shared: no diagnosis, no mistakes, an
-    author's variants, or a student's process without namespaces of its own."""
-    if not settings.diagnose or not plan.mistakes or variants or not shareable():
-        return None
-    return scope(plan.setup, plan.checker_cells, plan.references, plan.mistakes, settings.emulation)
-
-
 def shareable() -> bool:
     """Whether the student's processes here have namespaces of their own (see Trust above)."""
     from .sandbox import bwrap_works

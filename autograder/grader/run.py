@@ -19,9 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import compiled, events, replayed, sandbox
-from ..mistakes import for_diagnosis
-from ..mistakes import parse as parse_mistakes
+from . import events, observer, sandbox
 from .model import CellState, CheckerJob, Happened, Job, Outcome, ProcessEvent, Result, Status, TestRecord, TestResult
 from .names import record_forged
 from .plan import Plan, build_plan, graded_steps, run_order
@@ -100,25 +98,31 @@ def notebook_seed(run_seed: int | None, student: str, lesson: str) -> int:
 
 
 def run_checker(
-    plan: Plan, settings: Settings, repository: Path, seed: int = 0, start_at: int = 0
+    plan: Plan, settings: Settings, repository: Path, seed: int = 0, start_at: int = 0, diagnosis: dict | None = None
 ) -> tuple[list[TestRecord], list[str]]:
     """Grade: run the plan's tests; one record per test (in the plan's order), and notes for the
     student. The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that
-    order."""
-    return _session(plan, settings, repository, [], seed, start_at)
+    order. ``diagnosis``: the lesson's payload for the diagnosis plug-in (plugin.lesson_payload)."""
+    return _session(plan, settings, repository, [], seed, start_at, diagnosis or {})
 
 
 def run_variants(
-    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int = 0, start_at: int = 0
+    plan: Plan,
+    settings: Settings,
+    repository: Path,
+    variants: list[dict],
+    seed: int = 0,
+    start_at: int = 0,
+    diagnosis: dict | None = None,
 ) -> tuple[list[TestRecord], list[str]]:
     """Authoring only (autograder.lessoncheck), never grading: ``run_checker``, then each variant
     (an author's wrong or correct answer swapped into the student's process; its "tests" index
     ``plan.tests``) runs the tests that can reach it, its result added to its dict."""
-    return _session(plan, settings, repository, variants, seed, start_at)
+    return _session(plan, settings, repository, variants, seed, start_at, diagnosis or {})
 
 
 def _session(
-    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int, start_at: int
+    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int, start_at: int, diagnosis: dict
 ) -> tuple[list[TestRecord], list[str]]:
     order = run_order(plan.tests)
     position = {i: k for k, i in enumerate(order)}
@@ -128,9 +132,8 @@ def _session(
     notebook_deadline = time.monotonic() + settings.notebook_timeout
     checker_starts = 0
     running: list[subprocess.Popen] = []
-    # replays' outcomes and programs this worker shares among the lesson's checkers (replayed.py,
-    # jitcache.py): where diagnosis runs and the student's process has namespaces of its own
-    share = replayed.lesson_scope(plan, settings, bool(variants))
+    # the observer's worker side: what each checker's job carries for it, opaque here (plugin.py)
+    watcher = observer.for_worker(diagnosis if settings.diagnose else {}, plan, settings, bool(variants))
     job_dir = new_job_dir()
     try:
         while (
@@ -164,11 +167,7 @@ def _session(
                     for var in variants
                     if "result" not in var
                 ],
-                references=[list(c) for c in plan.references] if plan.mistakes else [],
-                mistakes=plan.mistakes if settings.diagnose else [],
-                known=replayed.known(share),
-                share=share is not None,
-                compiled=compiled.worker_folder() if share is not None else "",
+                diagnosis=watcher.payload(),
                 namespaced=not sandbox.bwrap_works(),
             )
             env = checker_env(home, settings.emulation)
@@ -181,9 +180,9 @@ def _session(
                 try:
                     write_frame(proc.stdin.fileno(), message)
                 except WireError:  # over the frame's cap with the kept outcomes: sent without them
-                    if not job.known:
+                    if not job.diagnosis.get("known"):
                         raise
-                    write_frame(proc.stdin.fileno(), {**message, "known": []})
+                    write_frame(proc.stdin.fileno(), {**message, "diagnosis": {**job.diagnosis, "known": []}})
             except OSError:  # the checker is gone already: its events (none) say so below
                 pass
             proc.stdin.close()
@@ -193,7 +192,7 @@ def _session(
             def deadline():
                 return min(cell_deadline[0], notebook_deadline + GRACE)
 
-            finished, diagnosing = False, None  # diagnosing: the test whose Diagnosed event is due
+            finished, observed = False, None  # observed: the test whose observer's event is due
             for frame in _events(proc, deadline):
                 if frame is None:
                     break
@@ -207,7 +206,7 @@ def _session(
                 elif isinstance(event, events.Start):
                     if not start_at <= event.index < len(records):
                         continue
-                    current, diagnosing = event.index, None
+                    current, observed = event.index, None
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout + GRACE
                 elif isinstance(event, events.Restart):  # the student's process restarts with a cell's time
                     cell_deadline[0] += settings.cell_timeout
@@ -225,13 +224,13 @@ def _session(
                         event.happened(),
                     )
                     start_at, current = i + 1, None
-                    diagnosing = i if event.diagnosing else None
+                    observed = i if event.observed else None
                 elif isinstance(event, events.Diagnosed):
-                    if event.index == diagnosing:  # the test's record is final: only its diagnosis added
+                    if event.index == observed:  # the test's record is final: only its diagnosis added
                         records[event.index].mistakes = list(event.mistakes)
-                        diagnosing = None
+                        observed = None
                 elif isinstance(event, events.Replayed):
-                    replayed.absorb(share, event.outcomes)
+                    watcher.absorb(event.outcomes)
                 elif isinstance(event, events.Variant):
                     pending = [var for var in variants if "result" not in var]
                     pending[0]["result"] = {
@@ -246,7 +245,7 @@ def _session(
             _kill(proc)
             if finished:
                 break
-            if current is None and diagnosing is not None:  # stopped in a diagnosis: no test to blame
+            if current is None and observed is not None:  # stopped in a diagnosis: no test to blame
                 continue
             i = current if current is not None else start_at
             if start_at >= len(tests) and variants and not finished:  # stuck in a variant
@@ -330,11 +329,11 @@ def grade_notebook(
         result.seconds = time.perf_counter() - t0
         return result
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)
-    if settings.diagnose and lesson.mistakes:
-        plan.mistakes = for_diagnosis(parse_mistakes(lesson.mistakes, lesson.name))
+    plugin = observer.plugin() if settings.diagnose and lesson.mistakes else None  # None: not installed
+    diagnosis = plugin.lesson_payload(source_nb, lesson.mistakes, lesson.name) if plugin else {}
     result.seed = notebook_seed(settings.seed, student, lesson.name)
     try:
-        records, notes = run_checker(plan, settings, repository, seed=result.seed)
+        records, notes = run_checker(plan, settings, repository, seed=result.seed, diagnosis=diagnosis)
     except GraderFault as exc:  # never the student's zero: no grade, regraded on the next run
         result.status, result.detail = Status.GRADER_ERROR, f"not graded (the grader's fault, not yours): {exc}"
         why = "not run: the grader could not start"

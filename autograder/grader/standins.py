@@ -66,20 +66,20 @@ class StudentFunction:
         return {"cwd": os.getcwd(), "env": env, "precision": matmul_precision(), "bind": bind}
 
     def __call__(self, *args, **kwargs):
-        if getattr(self.student, "replaying", False):  # diagnosis runs the checker's answers only
+        observer = self.student.observer
+        if not observer.call_allowed():  # a diagnosis runs the checker's answers only
             raise RuntimeError("the student's process is never called while a diagnosis runs")
         # the checker's input files, digested around the test's own (outermost) call
         outermost = self.student.depth == 0
         guard = self.student.inputs_digest if outermost else None
         before = guard() if guard else None
         context = self._context()
-        recorder = getattr(self.student, "recorder", None) if outermost else None
-        record = recorder.before(self.name, args, kwargs, context["precision"]) if recorder else None
+        token = observer.before_call(self.name, args, kwargs, context["precision"]) if outermost else None
         try:
             value, after = self.student.call(self.name, args, kwargs, context)
         except BaseException as exc:
-            if record is not None:
-                recorder.raised(self.name, record, exc)
+            if token is not None:
+                observer.raised(token, self.name, exc)
             raise
         finally:  # raised or returned: a test must not go on with inputs the student's code changed
             if guard and guard() != before:
@@ -98,6 +98,6 @@ class StudentFunction:
                 and new.dtype == old.dtype
             ):
                 np.copyto(old, new)
-        if record is not None:  # what the test got back (the diagnosis replays the call, diagnose.py)
-            recorder.returned(self.name, record, value, args)
+        if token is not None:  # what the test got back (a diagnosis replays the call, diagnose.py)
+            observer.returned(token, self.name, value, args)
         return value

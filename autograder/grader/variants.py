@@ -17,8 +17,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
     checker.budget.start_cell()
     original = checker.student.init_message
     failed, errors, diagnosed = [], [], []
-    if checker.diagnoser is not None:  # another answer: what earlier checks ruled out was another's
-        checker.diagnoser.consistent.clear()
+    checker.observer.another_answer()  # what earlier checks ruled out was another answer's
     try:
         errors = checker.student.define(variant["cells"])
         for name in variant.get("names", []):
@@ -29,8 +28,8 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
             state, ename, _, _, _ = checker.run_cell(test["grade_id"], test["source"])
             if state != "ok":
                 failed.append(test["grade_id"])
-            if checker.diagnosable(state, ename):  # as grading diagnoses it (checker.main)
-                diagnosed.append([test["grade_id"], *checker.diagnose()])
+            if checker.observer.wants(state, ename, list(checker.student.events)):  # as grading (checker.main)
+                diagnosed.append([test["grade_id"], *checker.observer.explain(checker.budget.left())])
     except (StudentDied, StudentTimeout) as exc:
         errors.append(["variant", type(exc).__name__, first_line(exc)])
     finally:

@@ -29,6 +29,7 @@ def grade_variants(
     (its records then stay "skipped"). ``seed`` is the ``GRADING_SEED`` the hidden tests see, as
     ``grade`` gives each notebook its own."""
     from ..grader.plan import build_plan
+    from ..grader.plugin import payload_of
     from ..grader.run import run_variants
     from ..grader.settings import Settings
     from ..grader.studentcode import Protected, definitions_only
@@ -40,7 +41,7 @@ def grade_variants(
     from ..notebooks import fill_answers
 
     plan = build_plan(source, release, fill_answers(release, source))
-    plan.mistakes = for_diagnosis(load_mistakes(lesson, root))  # failed checks diagnosed as in grading
+    diagnosis = payload_of(source, for_diagnosis(load_mistakes(lesson, root)))  # failed checks diagnosed as in grading
     protected = Protected(
         [
             c.source
@@ -66,7 +67,13 @@ def grade_variants(
         )
     settings = Settings(emulation=emulation, notebook_timeout=60.0 * (10 + len(variants)), cell_timeout=TIMEOUT)
     records, _ = run_variants(
-        plan, settings, root, variants, seed=seed, start_at=0 if solution_tests else len(plan.tests)
+        plan,
+        settings,
+        root,
+        variants,
+        seed=seed,
+        start_at=0 if solution_tests else len(plan.tests),
+        diagnosis=diagnosis,
     )
     results = []
     for m, v in zip([*candidates, *alternatives], variants):
