@@ -187,7 +187,7 @@ def record_matvec() -> tuple[dict[str, np.ndarray], dict]:
     x (m, k) and w (k, n) standard normal from ``split(PRNGKey(7), 4)``'s first two keys, the dot at
     each precision eagerly and inside jit, and ``x @ w[:, 0]`` with a 1-D vector. The inputs are
     drawn on the recording device and stored: a v5e's ``jax.random.normal`` differs from a CPU's by
-    up to 3e-5 (its own transcendental functions), so nothing is regenerated from the seed."""
+    up to 3.5e-5 (its own transcendental functions), so nothing is regenerated from the seed."""
     import jax
     import jax.numpy as jnp
 

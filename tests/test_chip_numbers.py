@@ -38,9 +38,34 @@ def chip():
         "l02 DEFAULT / HIGH": error(arrays, "l02", "l02_default_jit") / error(arrays, "l02", "l02_high_jit"),
         "l02 HIGH / HIGHEST": error(arrays, "l02", "l02_high_jit") / error(arrays, "l02", "l02_highest_jit"),
         "k1024 HIGH": error(arrays, "k1024", "k1024_high_jit"),
-        "matvec DEFAULT": error(matvec, "64x256x1", "64x256x1_default_jit"),
+        # x times the first column of lesson 02's two-column w, as a 1-D vector (the lesson's own data)
+        "matvec DEFAULT": float(np.abs(matvec["64x256x2_default_vec1d"] - vector_product(matvec)).max()),
         "two columns DEFAULT": error(matvec, "64x256x2", "64x256x2_default_jit"),
     }
+
+
+def vector_product(matvec):
+    x, w = matvec["64x256x2_x"].astype(np.float64), matvec["64x256x2_w"].astype(np.float64)
+    return x @ w[:, 0]
+
+
+@pytest.fixture(scope="module")
+def printed():
+    """Figures the notebooks printed on the chip (tests/data/tpu/hardware.json: each demo cell's
+    printed lines) and the hardware probe's errors."""
+    import re
+
+    record = json.loads((DATA / "hardware.json").read_text())
+    l02 = "\n".join(record["lessons"]["02_matmul_accumulation"]["printed"].values())
+
+    def number(pattern):
+        return float(re.search(pattern, l02).group(1))
+
+    figures = {f"l02 4096 {p}": number(rf"{p}: max error ([0-9.e+-]+), median") for p in ("DEFAULT", "HIGH", "HIGHEST")}
+    figures["l02 HIGH / bf16x3"] = number(r"HIGH / exact bf16x3 model: ([0-9.]+)x")
+    figures["l02 printed matvec"] = number(r"x @ v \(one column\) at DEFAULT on tpu: max error ([0-9.e+-]+);")
+    figures.update({f"probe {p}": v for p, v in record["probe"]["errors"].items()})
+    return figures
 
 
 def text(path) -> str:
@@ -60,9 +85,12 @@ QUOTES = [
     (LESSON02, "HIGHEST (1.76e-6)", "1.76e-6", "l02 HIGHEST", "{:.2e}"),
     (LESSON02, "HIGH is still about 175x better than DEFAULT", "175", "l02 DEFAULT / HIGH", 0.02),
     (LESSON02, "about 120x worse than the chip's HIGHEST", "120", "l02 HIGH / HIGHEST", 0.02),
-    (LESSON02, "matrix-vector product was 5.1e-6", "5.1e-6", "matvec DEFAULT", "{:.1e}"),
+    (LESSON02, "matrix-vector product was 3.9e-6", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
+    (LESSON02, "this data: one column 3.9e-6 (float32)", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
     (LESSON02, "was one bf16 pass (0.17:", "0.17", "two columns DEFAULT", "{:.2f}"),
-    ("docs/COURSE.md", "DEFAULT error 5.1e-6 at K = 256", "5.1e-6", "matvec DEFAULT", "{:.1e}"),
+    ("docs/COURSE.md", "DEFAULT error 3.9e-6 for x times one column", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
+    ("docs/HARDWARE.md", "DEFAULT error 3.9e-6 for x times one column", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
+    ("docs/HARDWARE.md", "gives one bf16 pass's 0.17", "0.17", "two columns DEFAULT", "{:.2f}"),
     ("docs/COURSE.md", "one bf16 pass, 0.17", "0.17", "two columns DEFAULT", "{:.2f}"),
     ("docs/COURSE.md", "on lesson 02's data HIGH 2.11e-4", "2.11e-4", "l02 HIGH", "{:.2e}"),
     ("docs/COURSE.md", "HIGHEST 1.76e-6", "1.76e-6", "l02 HIGHEST", "{:.2e}"),
@@ -122,6 +150,9 @@ def timing_figures(record) -> dict:
     figures["fp32 fastest / others slowest"] = big["median_ms"]["fp32"]["min"] / max(t["max"] for t in others)
     figures["fp32 % of 6-pass peak"] = 100 * fraction(big, "fp32")
     figures["bf16 % of peak"] = 100 * fraction(big, "bf16")
+    figures["fp32 / bf16 ms"] = big["median_ms"]["fp32"]["median"] / big["median_ms"]["bf16"]["median"]
+    figures["bf16 / HIGHEST TFLOP/s"] = tput["bf16"] / tput["f32 HIGHEST"]
+    figures["int8 / bf16 TFLOP/s"] = tput["int8"] / tput["bf16"]
     return figures
 
 
@@ -157,8 +188,8 @@ TIMING_QUOTES = [
     (LESSON05, "0.55-0.57 ms, 0.06-0.72% of the peak", "0.06-0.72", "small size % of peak", "{:.2f}"),
     (LESSON05, "reached 72% of the 6-pass peak", "72", "fp32 % of 6-pass peak", "{:.0f}"),
     (LESSON05, "and 49% of the bf16 peak", "49", "bf16 % of peak", "{:.0f}"),
-    (LESSON05, "the rest of its 1.43 ms being the 0.55 ms dispatch", "1.43", "bf16 ms", "{:.2f}"),
-    (LESSON05, "the rest of its 1.43 ms being the 0.55 ms dispatch", "0.55", "dispatch ms", "{:.2f}"),
+    (LESSON05, "of the rest of its 1.43 ms, 0.55 ms is the dispatch", "1.43", "bf16 ms", "{:.2f}"),
+    (LESSON05, "of the rest of its 1.43 ms, 0.55 ms is the dispatch", "0.55", "dispatch ms", "{:.2f}"),
     (LESSON05, "float32 HIGHEST at 31 and int8 at 376 TOPS", "376", "int8 TFLOP/s", "{:.0f}"),
     (LESSON02, "`DEFAULT` 163 TFLOP/s, `HIGH` 63, `HIGHEST` 31", "63", "f32 HIGH TFLOP/s", "{:.0f}"),
     (LESSON02, "HIGH costs about 2.6x and HIGHEST about 5.2x", "5.2", "HIGHEST / DEFAULT time", "{:.1f}"),
@@ -194,3 +225,41 @@ def test_what_lesson05_concludes_from_its_times_holds_in_the_record(timing):
     ranges = sorted((t["min"], t["max"]) for t in others.values())
     assert all(lo <= prev_hi for (_, prev_hi), (lo, _) in zip(ranges, ranges[1:])), "they separate: say so"
     assert timing["lesson05"]["notebook_errors"] == []
+
+
+# Figures written as "about": (where, words, figure as written, which figure, relative tolerance)
+ABOUT = [
+    (LESSON05, "is about 4x the others, far beyond", "4", "fp32 / bf16 ms", 0.1),
+    (LESSON05, "costs about 6x the time of `bf16` (180 / 31)", "6", "bf16 / HIGHEST TFLOP/s", 0.1),
+    (LESSON05, "an int8 dot runs at about twice the bf16 rate", "2", "int8 / bf16 TFLOP/s", 0.1),
+]
+
+
+@pytest.mark.parametrize("where, words, quoted, figure, tol", ABOUT, ids=[q[3] for q in ABOUT])
+def test_an_about_figure_is_within_its_tolerance_of_the_record(timing, where, words, quoted, figure, tol):
+    value = timing_figures(timing)[figure]
+    print(f"{where}: '{words}'; recorded {figure} = {value:.3g}")
+    assert words in text(where), f"{where} no longer says '{words}': update ABOUT"
+    assert abs(value / float(quoted) - 1) <= tol
+
+
+# What the notebooks printed on the chip, and the probe, as the text quotes them
+PRINTED = [
+    (LESSON02, "a v5e's errors were 1.3e-2 for DEFAULT", "1.3e-2", "l02 4096 DEFAULT", "{:.1e}"),
+    (LESSON02, "7.3e-5 for HIGH and 3.3e-6 for HIGHEST", "7.3e-5", "l02 4096 HIGH", "{:.1e}"),
+    (LESSON02, "7.3e-5 for HIGH and 3.3e-6 for HIGHEST", "3.3e-6", "l02 4096 HIGHEST", "{:.1e}"),
+    (LESSON02, "DEFAULT 1.3e-2 max error, HIGH 7.3e-5, HIGHEST 3.3e-6", "7.3e-5", "l02 4096 HIGH", "{:.1e}"),
+    (LESSON02, "2.3x the exact bf16x3 model", "2.3", "l02 HIGH / bf16x3", "{:.1f}"),
+    (LESSON02, "this data: one column 3.9e-6", "3.9e-6", "l02 printed matvec", "{:.1e}"),
+    ("docs/COURSE.md", "DEFAULT 0.257, HIGH 1.47e-3, HIGHEST 1.36e-5", "0.257", "probe default", "{:.3f}"),
+    ("docs/COURSE.md", "DEFAULT 0.257, HIGH 1.47e-3, HIGHEST 1.36e-5", "1.47e-3", "probe high", "{:.2e}"),
+    ("docs/COURSE.md", "DEFAULT 0.257, HIGH 1.47e-3, HIGHEST 1.36e-5", "1.36e-5", "probe highest", "{:.2e}"),
+]
+
+
+@pytest.mark.parametrize("where, words, quoted, figure, fmt", PRINTED, ids=[f"{q[0]}: {q[3]}" for q in PRINTED])
+def test_a_figure_the_chip_printed_is_quoted_as_printed(printed, where, words, quoted, figure, fmt):
+    value = printed[figure]
+    print(f"{where}: '{words}'; the chip printed {figure} = {value}")
+    assert quoted in words and words in text(where), f"{where} no longer says '{words}': update PRINTED"
+    assert quoted == as_written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip printed {value}"
