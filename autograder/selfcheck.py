@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .grader.classrun import load_lessons
 from .grader.run import grade_notebook
+from .grader.studentview import student_view
 from .mistakes import sentence
 from .notebooks import ROOT, lesson_of, lessons
 
@@ -33,15 +34,13 @@ def check(notebook: Path, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="check-") as work:
         data = load_lessons(ROOT, [lesson], Path(work) / "gradebook.db")[lesson]
     r = grade_notebook("you", data, notebook.read_bytes(), settings, ROOT)
-    for t in r.tests:
-        mark = "PASS" if t.score >= t.max_score else "FAIL"
-        print(f"{mark}  {t.grade_id:<48} {t.score:g}/{t.max_score:g}" + (f"  {t.error}" if mark == "FAIL" else ""))
-        for line in sentence(t.mistakes, ROOT) if mark == "FAIL" else []:  # the library's text only
+    v = student_view(r)  # what the student's page says, and nothing else (grader/studentview.py)
+    for c in v.checks:
+        mark = "PASS" if c.passed else "FAIL"
+        print(f"{mark}  {c.grade_id:<48} {c.score:g}/{c.max_score:g}" + (f"  {c.error}" if mark == "FAIL" else ""))
+        for line in sentence(c.mistakes, ROOT):  # under a failed check only: the library's text only
             print(f"      {line}")
-    for note in r.notes:
+    for note in v.notes:
         print(f"note: {note}")
-    # what the student's page says: the status of the visible checks (how a hidden one failed is a
-    # signal an answer could send about a hidden input)
-    status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
-    print(f"\nScore: {r.score:g} / {r.max_score:g}   status: {status}" + (f" ({detail})" if detail else ""))
+    print(f"\nScore: {v.score:g} / {v.max_score:g}   status: {v.status}" + (f" ({v.detail})" if v.detail else ""))
     return 0 if r.status == "ok" and r.max_score > 0 and r.score == r.max_score else 1

@@ -506,10 +506,18 @@ def test_the_status_enums_order_is_the_precedence_status_applies(monkeypatch):
         (TestRecord("t", "error", "AssertionError", "expected 6 got 5"), "wrong"),
         (TestRecord("t", "error", "TypeError", "unsupported operand"), "wrong"),
         (TestRecord("t", "error", "NotImplementedError", ""), "unanswered"),
-        (TestRecord("t", "timeout", "TimeoutError", "timed out", student=[Happened(ProcessEvent.TIMED_OUT)]), "timed out"),
+        (
+            TestRecord("t", "timeout", "TimeoutError", "timed out", student=[Happened(ProcessEvent.TIMED_OUT)]),
+            "timed out",
+        ),
         (TestRecord("t", "error", "MemoryError", "", student=[Happened(ProcessEvent.MEMORY_LIMIT)]), "limit reached"),
         (TestRecord("t", "died", "StudentDied", "", student=[Happened(ProcessEvent.FILE_LIMIT)]), "limit reached"),
-        (TestRecord("t", "timeout", "", "", student=[Happened(ProcessEvent.DISK_LIMIT), Happened(ProcessEvent.TIMED_OUT)]), "limit reached"),
+        (
+            TestRecord(
+                "t", "timeout", "", "", student=[Happened(ProcessEvent.DISK_LIMIT), Happened(ProcessEvent.TIMED_OUT)]
+            ),
+            "limit reached",
+        ),
         (TestRecord("t", "died", "StudentDied", "the student's process died"), "process died"),
         (TestRecord("t", "not_run", "StudentDied", "not run: 3 restarts used"), "not run"),
         (TestRecord("t", "skipped"), "not run"),
@@ -520,7 +528,7 @@ def test_each_check_gets_its_outcome_where_its_points_are_decided(record, outcom
     a timeout, a limit or a lost process is never a wrong answer; a hidden check's page says
     passed or failed only, whatever the outcome."""
     from autograder.grader.model import Outcome
-    from autograder.grader.outputs import shown_outcome
+    from autograder.grader.studentview import shown_outcome
 
     visible = points_of(TestStep("t", 1.0, False, "", ""), record, 10)
     hidden = points_of(STEP, record, 10)

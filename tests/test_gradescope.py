@@ -251,12 +251,13 @@ def test_what_a_hidden_check_may_show_is_one_definition():
     judge a hidden check's text with results.hidden_shows: its outcome, then only the library's
     sentence of a known mistake under a failed one; a message, a printed line or a sentence under
     a passed check is refused."""
+    from autograder.grader.studentview import check_of
     from autograder.gradescope.results import check_output, hidden_shows
 
     secret = hand_made("expected 42.125").tests[1]
-    assert hidden_shows(check_output(secret)) and check_output(secret) == "failed"
+    assert hidden_shows(check_output(check_of(secret))) and check_output(check_of(secret)) == "failed"
     secret.mistakes = ["02_matmul_accumulation:evaluate_precision_policies:float16-not-bfloat16"]
-    named = check_output(secret)
+    named = check_output(check_of(secret))
     print(named)
     assert named.startswith("failed\nYour `evaluate_precision_policies` behaves like") and hidden_shows(named)
     assert not hidden_shows("failed\nexpected 42.125 for x=[7, 9]")

@@ -37,6 +37,7 @@ model.py        the result model: Status, Outcome; the records TestRecord, TestR
 gradebook.py    nbgrader's gradebook and the journal, the class an OUT holds across runs (parent only)
 overrides.py    an instructor's score for one row, with its reason: kept across regrades until removed
 outputs.py      grades.csv, tests.csv, feedback pages, the terminal table
+studentview.py  what a student may read of a row, decided once: feedback pages, Gradescope, check
 settings.py     every limit and default, declared once; a notebook's time budget
 """
 

@@ -61,8 +61,8 @@ def process_canary(settings: Settings, repository: Path) -> None:
         init,
         budget,
         0,
+        contract=["canary"],  # the one name the canary's process defines (the checker binds only these)
     )
-    student.contract = ["canary"]  # the one name the canary's process defines (the checker binds only these)
     try:
         student.start()
         student.wait_ready()

@@ -87,14 +87,20 @@ class Checker:
         }
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
-        self.student = Student(self._launch, init, self.budget, s.max_restarts)
-        self.student.on_restart = lambda: self.emit(events.Restart())  # run.py's watchdog waits longer
-        self.student.contract = list(job.contract)
-        self.student.watch = self._work_folder_over
-        self.student.inputs_digest = lambda: manifest(self.inputs)
-        self.max_output = s.max_output_chars
         # what watches the checks without deciding them: diagnosis where the job carries its payload
-        self.observer = self.student.observer = observer.for_job(job, self.student)
+        self.observer = observer.for_job(job)
+        self.student = Student(
+            self._launch,
+            init,
+            self.budget,
+            s.max_restarts,
+            contract=job.contract,
+            watch=self._work_folder_over,
+            inputs_digest=lambda: manifest(self.inputs),
+            on_restart=lambda: self.emit(events.Restart()),  # run.py's watchdog waits longer
+            observer=self.observer,
+        )
+        self.max_output = s.max_output_chars
 
     def _work_folder_over(self) -> Happened | None:
         try:
@@ -176,7 +182,8 @@ class Checker:
 
         # A test's temporary files (what it computes its expectations from) are the checker's, in a
         # folder the student's process sees read-only; a test that hands the student a folder to
-        # write in makes it below GRADING_OUTPUT_ROOT, the student's own (docs/AUTHORING.md).
+        # write in makes it below GRADING_OUTPUT_ROOT, the student's own (docs/AUTHORING.md). Process
+        # state on purpose: the checker is one notebook's process, and tests call tempfile themselves.
         tempfile.tempdir = str(self.inputs)
         self.ns["GRADING_OUTPUT_ROOT"] = str(self.workdir / "tmp")
         try:  # it starts while the checker runs its setup

@@ -130,6 +130,8 @@ def private(path: str) -> bool:
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
+# Module state, by necessity: set once per pool worker by its initializer (``adopt``), read by every
+# job that worker grades; a Dask worker makes its own folder on its first job.
 _WORKER = {"path": "", "worker": False}  # this process's: the run's folder, and whether it grades as a worker
 _LOCK = threading.Lock()  # a Dask worker grades on a thread pool
 

@@ -27,6 +27,8 @@ import contextlib
 import os
 import sys
 
+# Module state, by necessity: an audit hook is process-wide and cannot be removed (PEP 578), so the
+# one hook this module adds reads these two switches; ``guarded`` and ``confine`` set them.
 _GUARD = {"on": False, "inside": False, "folder": "", "hooked": False}
 _CONFINED = {"roots": (), "on": False, "inside": False}
 _WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND

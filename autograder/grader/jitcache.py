@@ -85,6 +85,8 @@ class MemoryCache:
                 self.size -= len(dropped)
 
 
+# Module state, by necessity: JAX's compilation cache is process-wide, so what serves it is too: one
+# checker process, one folder (``use``) and one memory cache (``install``), set once and never shared.
 _FOLDER: list = [None]  # the run's folder of compiled replays, as this checker uses it (use)
 
 

@@ -4,6 +4,7 @@ verdict.py; the feedback, the CSVs, the report and the LMS exports read them, ne
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
@@ -132,6 +133,12 @@ class Happened:
         if type(item) is not list or len(item) != 2 or not all(type(x) is str for x in item):
             raise ValueError("not a process event")
         return cls(ProcessEvent(item[0]), item[1][:300])
+
+
+def exercise_of(grade_id: str) -> str:
+    """The exercise (the function) a check checks, from its grade id: test_<exercise>_<visible|hidden>."""
+    m = re.fullmatch(r"test_(.+)_(visible|hidden)", grade_id)
+    return m.group(1) if m else grade_id
 
 
 @dataclass(frozen=True)

@@ -84,11 +84,11 @@ class Worker:
         pass
 
 
-def for_job(job, student) -> Observer:
+def for_job(job) -> Observer:
     """The checker's observer for its job (model.CheckerJob): the plug-in's where the job carries
     a payload and the plug-in is installed, else the do-nothing one."""
     module = plugin() if job.diagnosis else None
-    return module.observer(job, student) if module is not None else Observer()
+    return module.observer(job) if module is not None else Observer()
 
 
 def for_worker(lesson: dict, plan, settings, variants: bool) -> Worker:

@@ -13,54 +13,27 @@ import datetime
 import json
 from pathlib import Path
 
-from .model import Outcome, Result, TestResult
+from .model import Result
 from .model import STATUSES
 from ..textsafe import name_cell
 from ..textsafe import printable
 from ..mistakes import lookup
 from ..notebooks import lesson_title
-from ..report.stats import exercise_of
 from ..report.templating import render
-
-
-def shown_outcome(t: TestResult) -> str:
-    """A check's outcome as its student may see it: a hidden check says passed or failed only (how
-    it failed is a signal an answer could send about a hidden input); a visible one says why."""
-    if t.outcome == Outcome.PASSED:
-        return "passed"
-    if t.hidden or t.outcome == Outcome.WRONG:
-        return "failed"
-    return "not answered yet" if t.outcome == Outcome.UNANSWERED else str(t.outcome)
-
-
-def exercises(r: Result) -> list[tuple[str, list[TestResult]]]:
-    """The checks grouped by the exercise (the function) they check, in the notebook's order."""
-    groups: dict[str, list[TestResult]] = {}
-    for t in r.tests:
-        groups.setdefault(exercise_of(t.grade_id), []).append(t)
-    return list(groups.items())
-
-
-def diagnosis(t: TestResult) -> list:
-    """The known mistakes a failed check's result names, from the course's library (their names,
-    explanations and sections: no hidden test's inputs or expected values)."""
-    return lookup(t.mistakes) if t.mistakes and t.score < t.max_score else []
+from .studentview import student_view
 
 
 def feedback_html(r: Result, title: str = "", date: str = "") -> str:
     """A student's page (templates/feedback.html.j2): the lesson's title and the date graded, then
-    each exercise with its checks, their docstrings and outcomes; never test code, never a hidden
-    test's message, inputs or expected values."""
-    shown, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
+    each exercise with its checks, their docstrings and outcomes: the student's view of the row
+    (studentview.py) and nothing else; the known mistakes in the library's words."""
+    v = student_view(r)
     return render(
         "feedback.html.j2",
-        r=r,
-        status=shown,
-        detail=detail,
-        outcome=shown_outcome,
-        diagnosis=diagnosis,
-        exercises=exercises(r),
-        title=title or r.notebook,
+        v=v,
+        overridden=bool(r.override),
+        diagnosis=lambda c: lookup(c.mistakes),
+        title=title or v.lesson,
         date=date,
     )
 

@@ -81,17 +81,16 @@ def run_folder(settings):
 adopt = compiled.adopt  # a pool worker's initializer: the run's folder
 
 
-def observer(job, student) -> Observer:
-    return Diagnosis(job, student)
+def observer(job) -> Observer:
+    return Diagnosis(job)
 
 
 class Diagnosis(Observer):
     """The checker's diagnosis: a test's outermost calls recorded, and, after its record was sent,
     the known mistakes they behave like (the do-nothing Observer's hooks, filled in)."""
 
-    def __init__(self, job, student):
+    def __init__(self, job):
         payload = job.diagnosis
-        self.student = student
         self.share, self.compiled = bool(payload.get("share")), str(payload.get("compiled") or "")
         self.sharing = False  # from visible checks only, after a whole setup (lesson_ready)
         self.replaying = False  # set by the Diagnoser while it replays: no call reaches the student

@@ -27,14 +27,12 @@ from .compiles import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .model import Happened, ProcessEvent
 from .observer import Observer
-from .sandbox import Launch
 from .names import contract_names
 from .settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
 
 
-# The attributes a student's code may read on an object the checker lent it: a method the contract
-# calls on results (jax.block_until_ready calls x.block_until_ready()). Anything else (frames, code
-# objects, __globals__, a jitted function's .trace) would let it walk the checker's objects.
+# What a student's code may read on an object the checker lent it: a method the contract calls on results
+# (jax.block_until_ready); anything else (frames, __globals__, a jitted function's .trace) walks the checker's.
 LENT_METHODS = frozenset({"block_until_ready"})
 
 
@@ -42,26 +40,33 @@ class Student:
     """One sandboxed student process at a time, restarted on demand."""
 
     def __init__(
-        self, launch_factory, init_message: dict, budget: Budget, max_restarts: int, log_lines: int = STUDENT_LOG_LINES
+        self,
+        launch_factory,
+        init_message: dict,
+        budget: Budget,
+        max_restarts: int,
+        log_lines: int = STUDENT_LOG_LINES,
+        *,
+        contract=(),
+        watch=None,
+        inputs_digest=None,
+        on_restart=None,
+        observer: Observer | None = None,
     ):
         self.launch_factory, self.init_message = launch_factory, init_message
         self.budget, self.max_restarts = budget, max_restarts
-        self.proc: subprocess.Popen | None = None
-        self.launch: Launch | None = None
-        self.starts = 0
-        self.defined: list[str] = []
-        self.definition_errors: list[list[str]] = []
+        self.proc, self.launch, self.starts = None, None, 0  # subprocess.Popen, sandbox.Launch, how many started
+        self.defined, self.definition_errors = [], []  # the exercises it defined; [label, type, message]
         self.events: list[Happened] = []  # what happened to the process during the current cell
         self.log = collections.deque(maxlen=log_lines)
-        self.handles: dict[int, object] = {}
-        self.depth = 0
-        self.contract: list[str] = []  # the lesson's exercises: the only names the checker binds
+        self.handles, self.depth = {}, 0  # what the current call lent it, by number; calls in progress
+        self.contract: list[str] = list(contract)  # the lesson's exercises: the only names the checker binds
         self.forged: list[str] = []  # what a ready message named beyond them (an attack on record)
-        self.watch = lambda: None  # called twice a second while it runs: a Happened to stop it (None: go on)
-        self.inputs_digest = None  # () -> the digest of the checker's inputs (standins checks it)
+        self.watch = watch or (lambda: None)  # called twice a second while it runs: a Happened to stop it (None: go on)
+        self.inputs_digest = inputs_digest  # () -> the digest of the checker's inputs (standins checks it)
         self.compiles: list[tuple[str, float]] = []  # what the last call that returned compiled
-        self.on_restart = lambda: None  # told before each restart, which has a cell's time of its own
-        self.observer = Observer()  # what watches the calls without deciding them (observer.py)
+        self.on_restart = on_restart or (lambda: None)  # told before each restart, which has a cell's time of its own
+        self.observer = observer or Observer()  # what watches the calls without deciding them (observer.py)
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:

@@ -115,6 +115,8 @@ class Exchange:
         return out
 
 
+# Module state, by necessity: a worker keeps outcomes across the notebooks (jobs) it grades, which
+# arrive as separate calls of run.grade_job; ``forget`` drops them (tests).
 _STORES: collections.OrderedDict[str, Store] = collections.OrderedDict()  # this worker's, by lesson scope
 _LOCK = threading.Lock()  # a Dask worker grades on a thread pool
 

@@ -132,6 +132,8 @@ class Zygote:
             self.proc.wait()
 
 
+# Module state, by necessity: a worker process keeps its zygotes (one per checker environment) across
+# the notebooks it grades, and stop_zygotes ends them; nothing else holds them.
 _ZYGOTES: dict[str, Zygote] = {}  # this worker's, by environment
 
 

@@ -1,9 +1,9 @@
 """A graded notebook as Gradescope's ``results.json`` (pure: a ``Result`` in, a dict out).
 
-What a student may read is what the feedback page shows them (grader/outputs.py, whose
-``shown_outcome`` and ``exercises`` this reuses): the status of the visible checks, the notes, each
-visible check's outcome, message and printed lines; a hidden check's passed or failed and nothing
-else (never its message, inputs, expected values or code). The fields are those of Gradescope's
+What a student may read is the student's view of the row (grader/studentview.py), which the
+feedback page and ``check`` show too: the status of the visible checks, the notes, each visible
+check's outcome, message and printed lines; a hidden check's passed or failed and nothing else
+(never its message, inputs, expected values or code). The fields are those of Gradescope's
 "Autograder Specifications" (``score``, ``execution_time``, ``output``, ``tests`` with ``name``,
 ``score``, ``max_score``, ``output``, ``tags``, ``visibility``, ``extra_data``); tests/gradescope_results.schema.json
 is written from the same page and the tests validate every results.json against it.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..grader.model import Result, TestResult
-from ..grader.outputs import exercises, shown_outcome
+from ..grader.model import Result
+from ..grader.studentview import Check, StudentView, student_view
 from ..mistakes import sentence
 from ..grader.settings import SHOWN_OUTPUT_CHARS
 from ..textsafe import printable
@@ -31,35 +31,33 @@ HIDDEN_NOTE = (
 )
 
 
-def status_line(r: Result) -> str:
+def status_line(v: StudentView) -> str:
     """The row's status as the student's page says it: from the visible checks (a hidden check's
     kind of failure stays with the instructor), with what went wrong in words."""
-    status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (r.status, r.detail)
-    return f"Status: {status}" + (f" ({printable(detail, 600)})" if detail else "")
+    return f"Status: {v.status}" + (f" ({printable(v.detail, 600)})" if v.detail else "")
 
 
-def score_line(r: Result, hidden_visibility: str) -> str:
+def score_line(v: StudentView, hidden_visibility: str) -> str:
     """The score the top of the page may say: the total where hidden checks are visible now, else
     the visible checks' points alone (the total would tell how the hidden checks went before the
     instructor lets Gradescope show them)."""
-    if hidden_visibility == "visible" or not any(t.hidden for t in r.tests):
-        return f"{r.score:g} / {r.max_score:g}"
-    visible = [t for t in r.tests if not t.hidden]
+    if hidden_visibility == "visible" or not any(c.hidden for c in v.checks):
+        return f"{v.score:g} / {v.max_score:g}"
+    visible = [c for c in v.checks if not c.hidden]
     points = f"{sum(t.score for t in visible):g} / {sum(t.max_score for t in visible):g}"
     return f"visible checks {points} (hidden checks: {WHEN[hidden_visibility]})"
 
 
-def check_output(t: TestResult) -> str:
+def check_output(c: Check) -> str:
     """One check's text on Gradescope: a hidden check's passed or failed only; a visible one's
     outcome, its message and what it printed; under a failed one, the known mistake it behaves
     like (the library's name, explanation and section), as on the feedback page."""
-    outcome = shown_outcome(t)
-    known = sentence(t.mistakes) if t.mistakes and outcome != "passed" else []  # the library's text only
-    if t.hidden:
-        return "\n".join([outcome, *known])
-    lines = [outcome + (f": {printable(t.error, 1000)}" if t.error and outcome != "passed" else "")]
-    if t.output and outcome != "passed":
-        lines += ["what the check printed:", printable(t.output, SHOWN_OUTPUT_CHARS)]
+    known = sentence(c.mistakes) if c.mistakes else []  # the library's text only
+    if c.hidden:
+        return "\n".join([c.outcome, *known])
+    lines = [c.outcome + (f": {printable(c.error, 1000)}" if c.error else "")]
+    if c.output:
+        lines += ["what the check printed:", printable(c.output, SHOWN_OUTPUT_CHARS)]
     return "\n".join([*lines, *known])
 
 
@@ -75,7 +73,7 @@ def hidden_shows(output: str) -> bool:
     )
 
 
-def check_name(exercise: str, t: TestResult) -> str:
+def check_name(exercise: str, t: Check) -> str:
     """The exercise and the check, from its docstring (the grade id where it has none)."""
     kind = "hidden check" if t.hidden else "visible check"
     doc = re.sub(r"^(visible|hidden) test:\s*", "", printable(t.doc, 300, keep=""), flags=re.I)
@@ -89,8 +87,9 @@ def results_json(r: Result, hidden_visibility: str, layers: str, seconds: float)
         raise ValueError(f"hidden visibility {hidden_visibility!r}: one of {', '.join(VISIBILITIES)}")
     if r.status == "grader-error":
         raise ValueError("a grader-error row is an autograder failure, not a result")
+    v = student_view(r)
     tests = []
-    for exercise, checks in exercises(r):
+    for exercise, checks in v.exercises():
         for t in checks:
             tests.append(
                 {
@@ -103,9 +102,9 @@ def results_json(r: Result, hidden_visibility: str, layers: str, seconds: float)
                     "extra_data": {"grade_id": t.grade_id},  # stored, not shown: tests.csv's key
                 }
             )
-    top = [f"{r.notebook}: {score_line(r, hidden_visibility)}. {status_line(r)}."]
-    top += [f"- {printable(n, 600)}" for n in r.notes]
-    if any(t.hidden for t in r.tests):
+    top = [f"{v.lesson}: {score_line(v, hidden_visibility)}. {status_line(v)}."]
+    top += [f"- {printable(n, 600)}" for n in v.notes]
+    if any(c.hidden for c in v.checks):
         top.append(HIDDEN_NOTE)
     top.append(layers)
     return {

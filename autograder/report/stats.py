@@ -11,13 +11,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..grader.model import Outcome
+from ..grader.model import Outcome, exercise_of
 from .data import STATUSES, Check, ClassData, Row
-
-
-def exercise_of(grade_id: str) -> str:
-    m = re.fullmatch(r"test_(.+)_(visible|hidden)", grade_id)
-    return m.group(1) if m else grade_id
 
 
 def cause(row: Row, check: Check) -> str | None:
