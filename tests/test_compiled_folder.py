@@ -12,8 +12,8 @@ import sys
 import nbformat
 import pytest
 
-from autograder.grader import compiled, jitcache
-from autograder.grader.compiled import Folder, private
+from autograder.grader import replay_folder, replay_cache
+from autograder.grader.replay_folder import Folder, private
 from autograder.mistakes import load
 from autograder.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
@@ -21,12 +21,12 @@ from conftest import ROOT, source_nb, student_nb
 PROBE = r"""
 import json, os, sys
 import numpy as np
-from autograder.grader import jitcache
+from autograder.grader import replay_cache
 from autograder.grader.diagnose import Diagnoser
 from autograder.grader.recording import Recorder, plain_copy
 
 folder, work, out = sys.argv[1], sys.argv[2], sys.argv[3]
-assert jitcache.use(folder)
+assert replay_cache.use(folder)
 import jax.numpy as jnp
 jnp.zeros(1).block_until_ready()  # JAX's CPU client and its threads, made by the lesson's setup in a
 # checker: never first inside a replay, whose address-space cap can refuse a thread's stack
@@ -44,7 +44,7 @@ for shape in ((7, 13), (3, 29)):  # shapes nothing else in this process compiled
     args = plain_copy((x,))
     r.returned("f", call, np.ceil(x * np.float32(2.5)), args)
 named = d.diagnose(r.calls, 60.0)
-cache, _ = jitcache.install()
+cache, _ = replay_cache.install()
 print(json.dumps({"named": named, "misses": cache.misses, "found": cache.found, "wrote": os.path.exists(out),
                   "files": len(os.listdir(folder))}))
 """
@@ -131,7 +131,7 @@ def test_the_folder_keeps_its_bound(tmp_path):
 
 
 FILL = (
-    "import sys\nfrom autograder.grader.compiled import Folder\n"
+    "import sys\nfrom autograder.grader.replay_folder import Folder\n"
     "store = Folder(sys.argv[1], limit=40_000)\n"
     "for i in range(int(sys.argv[2]), int(sys.argv[2]) + 85):\n    store.write(f'k{i}', bytes(400))\n"
 )
@@ -184,17 +184,17 @@ def test_only_a_private_folder_of_this_user_is_used(tmp_path):
     assert private(str(own)) and not private(str(shared)) and not private(str(tmp_path / "link"))
     assert not private(str(tmp_path / "missing")) and not private("")
     try:
-        assert not jitcache.use(str(shared)) and jitcache._FOLDER[0] is None
-        assert jitcache.use(str(own)) and jitcache._FOLDER[0].path == str(own)
+        assert not replay_cache.use(str(shared)) and replay_cache._FOLDER[0] is None
+        assert replay_cache.use(str(own)) and replay_cache._FOLDER[0].path == str(own)
     finally:
-        jitcache.use("")
+        replay_cache.use("")
 
 
 def test_the_grading_run_makes_the_folder_private_and_removes_it():
-    with compiled.run_folder(True) as path:
+    with replay_folder.run_folder(True) as path:
         assert path and private(path) and private(os.path.dirname(path))
     assert not os.path.exists(os.path.dirname(path)), "removed with its job folder"
-    with compiled.run_folder(False) as none:
+    with replay_folder.run_folder(False) as none:
         assert none == ""
 
 
@@ -214,9 +214,9 @@ def test_a_grade_hands_the_folder_to_its_checker_only_under_bubblewrap(tmp_path,
     the_lesson = Lesson(lesson, nbformat.writes(source_nb(lesson)), committed, committed, mistakes)
     folder = tmp_path / "compiled"
     folder.mkdir(mode=0o700)
-    monkeypatch.setitem(compiled._WORKER, "path", "")
-    monkeypatch.setitem(compiled._WORKER, "worker", False)
-    compiled.adopt(str(folder))
+    monkeypatch.setitem(replay_folder._WORKER, "path", "")
+    monkeypatch.setitem(replay_folder._WORKER, "worker", False)
+    replay_folder.adopt(str(folder))
     replayed.forget()
     try:
         r = grade_notebook("s1", the_lesson, nbformat.writes(nb).encode(), Settings(jobs=1, emulation="none"), ROOT)
@@ -239,18 +239,18 @@ def test_a_worker_makes_its_own_folder_where_the_runs_is_not_private(tmp_path, m
     given = tmp_path / "given"
     given.mkdir()
     os.chmod(given, mode)
-    monkeypatch.setitem(compiled._WORKER, "path", "")
-    monkeypatch.setitem(compiled._WORKER, "worker", False)
+    monkeypatch.setitem(replay_folder._WORKER, "path", "")
+    monkeypatch.setitem(replay_folder._WORKER, "worker", False)
     made = []
     monkeypatch.setattr("atexit.register", lambda *a: None)  # the folder is the test's
-    monkeypatch.setattr(compiled, "make_folder", lambda: made.append(1) or (tmp_path / "own"))
+    monkeypatch.setattr(replay_folder, "make_folder", lambda: made.append(1) or (tmp_path / "own"))
     (tmp_path / "own" / "compiled").mkdir(parents=True, mode=0o700)
-    assert compiled.worker_folder() == "" and made == [], "no worker: no folder"
-    compiled.adopt(str(given))
-    got = compiled.worker_folder()
-    assert compiled.worker_folder() == got
-    compiled.adopt("")  # a Dask task's: the folder stays
-    assert compiled.worker_folder() == got
+    assert replay_folder.worker_folder() == "" and made == [], "no worker: no folder"
+    replay_folder.adopt(str(given))
+    got = replay_folder.worker_folder()
+    assert replay_folder.worker_folder() == got
+    replay_folder.adopt("")  # a Dask task's: the folder stays
+    assert replay_folder.worker_folder() == got
     if mode == 0o700:
         assert got == str(given) and made == []
     else:

@@ -319,7 +319,7 @@ CACHE_PROBE = r"""
 import os, sys, json
 import numpy as np
 import jax, jax.numpy as jnp
-from autograder.grader.jitcache import MemoryCache, install, kept
+from autograder.grader.replay_cache import MemoryCache, install, kept
 
 cache, why = install()
 assert cache is not None, why
@@ -348,7 +348,7 @@ print(json.dumps({
 
 
 def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk(tmp_path):
-    """jitcache.py: while the cache serves (a diagnosis's replays), a second Python function that
+    """replay_cache.py: while the cache serves (a diagnosis's replays), a second Python function that
     lowers to the same program is found in the checker's memory instead of compiled again, and
     gives the same values; another program is compiled. After it, compilations are neither found
     nor kept (no check's outcome may depend on an earlier failure: lesson 04 times a compile). JAX's cache is not a
@@ -380,7 +380,7 @@ def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk
 def test_the_memory_cache_keeps_its_byte_bound_dropping_the_least_recently_used():
     """The checker's cache holds at most its bound of compressed executables (COMPILE_CACHE_BYTES):
     past it the least recently used go; one larger than the bound is not kept."""
-    from autograder.grader.jitcache import MemoryCache
+    from autograder.grader.replay_cache import MemoryCache
 
     cache = MemoryCache(limit=10)
     cache.put("a", b"1234")
@@ -401,7 +401,7 @@ def test_the_store_holds_a_replays_alarm_back_while_it_changes():
     is held back while the store changes and delivered right after."""
     import signal
 
-    from autograder.grader.jitcache import MemoryCache, _no_alarm
+    from autograder.grader.replay_cache import MemoryCache, _no_alarm
 
     class Alarm(Exception):
         pass

@@ -19,7 +19,7 @@ from autograder.grader.model import Happened, ProcessEvent, Result, TestRecord, 
 from autograder.grader.outputs import feedback_html, write_outputs
 from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
 from autograder.grader.faults import StudentRaised
-from autograder.grader.compiles import MAX_COMPILES, compile_events
+from autograder.grader.compile_events import MAX_COMPILES, compile_events
 from autograder.grader.faults import rebuilt_exception
 from autograder.grader.settings import Limits, Settings
 from autograder.grader.attacks import static_attacks

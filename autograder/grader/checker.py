@@ -260,7 +260,7 @@ class Checker:
                 for event in self.observer.after_test(index, bool(test.get("hidden")), self.budget.left()):
                     self.emit(event)
         if job.variants:  # authoring only (lessoncheck): never in a grading run
-            from .variants import run_variant
+            from .candidates import run_variant
 
             for k, variant in enumerate(job.variants):
                 self.emit(run_variant(self, k, variant))

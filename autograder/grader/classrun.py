@@ -318,7 +318,7 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data, 
 def _run_pool(todo, settings, record) -> None:
     jobs = max(1, settings.jobs or os.cpu_count() or 1)
     # the run's compiled replays, shared by its workers' checkers (the diagnosis plug-in, where it is
-    # installed and diagnosis runs: compiled.py, bubblewrap only)
+    # installed and diagnosis runs: replay_folder.py, bubblewrap only)
     plugin = observer.plugin() if settings.diagnose else None
     with plugin.run_folder(settings) if plugin else contextlib.nullcontext("") as folder:
         _pool(todo, jobs, folder, record, plugin.adopt if plugin else None)

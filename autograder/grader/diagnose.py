@@ -39,7 +39,7 @@ import signal
 import time
 
 from .guard import guarded
-from .jitcache import kept
+from .replay_cache import kept
 from .replayed import Exchange
 from .recording import Call, Unreplayable, agrees, described, differs, path_digest, plain_copy, untimed
 from .standins import StudentFunction
@@ -228,7 +228,7 @@ class Diagnoser:
         if self.owner is not None:
             self.owner.replaying = True
         try:
-            with kept():  # the replays' compilations, kept for one another (jitcache.py)
+            with kept():  # the replays' compilations, kept for one another (replay_cache.py)
                 for function, calls in recorded.items():
                     if function in self.by_function and calls and all(c.done for c in calls):
                         found += self._function(function, calls)

@@ -191,7 +191,7 @@ def grade_on_worker(job: dict) -> dict:
     from .observer import plugin
     from .run import grade_job
 
-    if plugin() is not None:  # a worker: its own folder of compiled replays, made when first needed (compiled.py)
+    if plugin() is not None:  # a worker: its own folder of compiled replays, made when first needed (replay_folder.py)
         plugin().adopt("")
     if not os.path.isdir(job["repository"]):
         job = {**job, "repository": str(ROOT)}

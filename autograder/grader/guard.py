@@ -17,7 +17,7 @@ every write (an open for writing, a removal, a rename, a change of mode or time)
 listing inside the student's work folder. A mistake's or a reference's code is the course's own,
 but it runs on the student's arguments, and a replay must compute what the student's call computed
 from the same inputs, nothing more. ``paused`` is for the grader's own machinery that a replay
-reaches (jitcache.py's folder of compiled programs, read and written by JAX's compilation inside a
+reaches (replay_cache.py's folder of compiled programs, read and written by JAX's compilation inside a
 replay): what runs under it is never a mistake's or a reference's own code.
 """
 
@@ -128,7 +128,7 @@ def confine(roots: list[str]) -> None:
 
 
 def allow(root: str) -> None:
-    """One more folder the confined process writes in (the run's compiled replays, jitcache.use)."""
+    """One more folder the confined process writes in (the run's compiled replays, replay_cache.use)."""
     if root:
         _CONFINED["roots"] = (*_CONFINED["roots"], os.path.realpath(root))
 

@@ -1,7 +1,7 @@
 """What may watch a notebook's checks without deciding them: the one interface the checker and its
 stand-ins call (``Observer``), every hook doing nothing, and where the one plug-in comes from.
 
-Diagnosis (plugin.py with diagnose.py, recording.py, replayed.py, jitcache.py, compiled.py) is
+Diagnosis (plugin.py with diagnose.py, recording.py, replayed.py, replay_cache.py, replay_folder.py) is
 that plug-in: it records a failed check's calls and names the known mistake they behave like. The
 path that decides points never reads what an observer says: the checker sends a test's record
 (events.Tested) before ``after_test`` runs, and a job's ``diagnosis`` payload is opaque to the
@@ -14,8 +14,8 @@ from __future__ import annotations
 import importlib
 
 # The plug-in's modules: where one of them is missing, grading goes on without diagnosis.
-PLUGIN_MODULES = tuple(f"{__package__}.{m}" for m in ("plugin", "diagnose", "recording", "replayed", "jitcache"))
-PLUGIN_MODULES += (f"{__package__}.compiled",)
+PLUGIN_NAMES = ("plugin", "diagnose", "recording", "replayed", "replay_cache", "replay_folder")
+PLUGIN_MODULES = tuple(f"{__package__}.{m}" for m in PLUGIN_NAMES)
 
 
 class Observer:

@@ -5,7 +5,7 @@
   the source notebook's reference answers, what a replay runs.
 - A worker's part (``Worker``), added to each checker's job: the replays' outcomes it kept for the
   lesson (replayed.py), whether its checkers may share theirs, and the run's folder of compiled
-  replays (compiled.py); both only where the student's process has namespaces of its own.
+  replays (replay_folder.py); both only where the student's process has namespaces of its own.
 - A checker's part (``Diagnosis``, an observer.Observer): records a test's calls (recording.py)
   and, after the test's record was sent, names the known mistakes they behave like (diagnose.py).
 - A run's part (``run_folder``, ``adopt``): the folder of compiled replays its workers share.
@@ -17,7 +17,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from . import compiled, events, jitcache, replayed
+from . import events, replay_cache, replay_folder, replayed
 from .diagnose import Diagnoser
 from .model import CellState
 from . import observer as base
@@ -64,7 +64,7 @@ class Worker(base.Worker):
     def payload(self) -> dict:
         if not self.lesson:
             return {}
-        folder = compiled.worker_folder() if self.scope is not None else ""
+        folder = replay_folder.worker_folder() if self.scope is not None else ""
         return {**self.lesson, "known": replayed.known(self.scope), "share": self.scope is not None, "compiled": folder}
 
     def absorb(self, outcomes) -> None:
@@ -74,11 +74,11 @@ class Worker(base.Worker):
 @contextlib.contextmanager
 def run_folder(settings):
     """The run's folder of compiled replays (bubblewrap only; "" where there is none)."""
-    with compiled.run_folder(settings.diagnose and replayed.shareable()) as folder:
+    with replay_folder.run_folder(settings.diagnose and replayed.shareable()) as folder:
         yield folder
 
 
-adopt = compiled.adopt  # a pool worker's initializer: the run's folder
+adopt = replay_folder.adopt  # a pool worker's initializer: the run's folder
 
 
 def observer(job) -> Observer:
@@ -97,7 +97,7 @@ class Diagnosis(Observer):
         cells = [list(c) for c in job.checker_cells] + payload["references"]  # after the setup (lesson_ready)
         known = payload.get("known") or []
         self.diagnoser = Diagnoser(cells, payload["mistakes"], job.workdir, self, known=known, share=self.share)
-        jitcache.use(self.compiled)  # the class's compiled replays (jitcache.Folder), where private
+        replay_cache.use(self.compiled)  # the class's compiled replays (replay_cache.Folder), where private
         self.recorder = Recorder(self.diagnoser.functions(), job.workdir, job.inputs)
 
     def launched(self, launch) -> None:

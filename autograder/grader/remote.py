@@ -4,7 +4,7 @@ student's process lends back). A call sends the arguments (plain data; any
 other object, such as a callable a test hands to ``benchmark``, is lent as a handle whose calls come
 back here) and the checker's state it depends on (working directory, environment changes,
 ``jax.default_matmul_precision``, a test's planned answers, standins.lends), then serves callbacks
-until plain data comes back (with what the call compiled, compiles.py), decoded into the checker's
+until plain data comes back (with what the call compiled, compile_events.py), decoded into the checker's
 own types. A call that outlives the cell, a dead process or a broken message ends the call
 (``StudentTimeout``/``StudentDied``, faults.py); the process is restarted, definitions replayed,
 while restarts and the notebook's time last (a restart's own time: settings.Budget.restart)."""
@@ -23,7 +23,7 @@ import numpy as np
 
 from . import wire
 from .cgroup import process_tree
-from .compiles import compile_events
+from .compile_events import compile_events
 from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from .model import Happened, ProcessEvent
 from .observer import Observer

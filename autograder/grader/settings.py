@@ -29,7 +29,7 @@ MAX_STUDENT_BYTES = 1 * GiB
 MAX_NOTEBOOKS_PER_STUDENT = 24
 MAX_NAME_CHARS = 255  # a submitted file's name, as every common file system allows (intake.py)
 MAX_FOLDER_DEPTH = 64  # deeper folders in the work folder: a limit reached, not a place to hide files
-MAX_COMPILES = 256  # compile events one call may report (compiles.py)
+MAX_COMPILES = 256  # compile events one call may report (compile_events.py)
 READY_NAMES = 10_000  # entries of a student process's ready message read; more are named as forged (remote.py)
 FORGED_NAMES = 20  # forged names a row's record keeps, each cut to 60 characters (remote.py)
 STUDENT_LOG_LINES = 200  # lines of the student process's stderr the checker keeps (remote.py)
@@ -56,11 +56,11 @@ DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it
 DIAGNOSIS_MEMORY_BYTES = 512 * 2**20
 DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
 DIAGNOSIS_ATOL = 1e-12
-# the checker's own compilations kept in its memory where diagnosis is on (jitcache.py): replays
+# the checker's own compilations kept in its memory where diagnosis is on (replay_cache.py): replays
 # compile the same kernels as the reference and one another
 COMPILE_CACHE_BYTES = 64 * 2**20
 # and across a class's checkers on one machine where the student's process has namespaces of its
-# own: a folder of compiled replays that its workers share (jitcache.Folder), the oldest out first
+# own: a folder of compiled replays that its workers share (replay_cache.Folder), the oldest out first
 COMPILED_FOLDER_BYTES = 512 * 2**20
 # replays' outcomes kept across one worker's checkers (replayed.py): one outcome at most this many
 # bytes of wire JSON, one lesson's at most that many (the oldest out first); each job of

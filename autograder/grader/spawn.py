@@ -151,7 +151,7 @@ def checker_env(home: Path, emulation: str) -> dict:
     compiled programs (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the
     fallback without namespaces, would run its executables in the checker (its replays'
     compilations are kept in its memory and, under bubblewrap only, in the run's private folder:
-    jitcache.py, compiled.py)."""
+    replay_cache.py, replay_folder.py)."""
     env = {
         k: v
         for k, v in os.environ.items()

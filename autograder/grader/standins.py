@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from .compiles import replay_compiles
+from .compile_events import replay_compiles
 from .faults import InputsChanged
 from .model import Happened, ProcessEvent
 

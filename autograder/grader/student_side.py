@@ -216,7 +216,7 @@ _listening = []
 
 def _listen_for_compiles() -> None:
     """Once JAX is imported (the lesson's setup does it), note each XLA compilation it reports, so
-    that a call's reply says what it compiled (a test of a warm-up asks; see compiles.py)."""
+    that a call's reply says what it compiled (a test of a warm-up asks; see compile_events.py)."""
     if _listening or "jax" not in sys.modules:
         return
     try:

@@ -1,6 +1,6 @@
 """A grading run's folder of compiled replays, shared by its checkers on one machine.
 
-A diagnosis's compilations (jitcache.py) depend only on trusted code and on the call's shapes and
+A diagnosis's compilations (replay_cache.py) depend only on trusted code and on the call's shapes and
 dtypes, so the checkers of one run share them: the second student whose hidden check draws the
 same shapes finds the programs the first one's replays compiled. They are executables that the
 trusted checker loads and runs, so no student's process may ever write them:
@@ -16,7 +16,7 @@ trusted checker loads and runs, so no student's process may ever write them:
   most ``Folder.cap`` bytes is read, never through a link.
 Bounded by COMPILED_FOLDER_BYTES across the run's checkers: a ledger (the byte count, in the lock
 file every writer holds while it writes) says when the oldest written go, until three quarters
-are left. It serves only inside ``jitcache.kept`` (a diagnosis's replays); a warm folder can let a
+are left. It serves only inside ``replay_cache.kept`` (a diagnosis's replays); a warm folder can let a
 replay finish within its time that a cold one would not, so a regrade alone may name a mistake the
 class run did not (never a point).
 """

@@ -9,7 +9,7 @@ module, the compile options and the backend), so identical programs compile once
 
 Here the store is a dict in the checker's memory, filled only by the checker's own compilations
 and gone with it, and, where the student's process has namespaces of its own, the run's folder of
-compiled replays (compiled.py), which its checkers share. Nothing a student writes can enter
+compiled replays (replay_folder.py), which its checkers share. Nothing a student writes can enter
 either, and an entry is found only by the hash of the program that produced it. It serves only
 while a diagnosis replays (``kept``, diagnose.py): outside, the checker compiles exactly as with no
 cache, so no check's outcome depends on whether an earlier one failed (lesson 04's warm-up check
@@ -30,7 +30,7 @@ import signal
 import threading
 
 from . import guard
-from .compiled import Folder, private
+from .replay_folder import Folder, private
 from .settings import COMPILE_CACHE_BYTES
 
 
@@ -92,7 +92,7 @@ _FOLDER: list = [None]  # the run's folder of compiled replays, as this checker 
 
 def use(path: str) -> bool:
     """The checker: its replays find and keep programs in the folder its job names too, where it
-    is private (compiled.py)."""
+    is private (replay_folder.py)."""
     _FOLDER[0] = Folder(path) if path and private(path) else None
     if _FOLDER[0] is not None:
         guard.allow(path)  # the checker's writes are confined to its job folder and this one
