@@ -31,6 +31,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -194,7 +195,8 @@ def markdown(report: dict) -> str:
     lines = [
         f"Run on {report['date']}: backend `{p['backend']}`, device `{p['device_kind']}`"
         + (f" ({env['platform_version']})" if env.get("platform_version") else "")
-        + f", Python {report['python']}, {stack or 'JAX ' + p['jax']}.",
+        + f", Python {report['python']}, {stack or 'JAX ' + p['jax']}"
+        + (f", XLA_FLAGS={report['xla_flags']}." if report.get("xla_flags") else "."),
         "",
         f"Probe (512x512x512 float32 matmul, max abs error against float64): DEFAULT {e['default']:.2e}, "
         f"HIGH {e['high']:.2e}, HIGHEST {e['highest']:.2e}; TF32 inputs would give "
@@ -260,6 +262,7 @@ def run(
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
         "isolated": isolate,
+        "xla_flags": os.environ.get("XLA_FLAGS", ""),
         "probe": probe(in_process=not isolate),
         "environment": environment(),
         "student": {},

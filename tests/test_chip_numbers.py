@@ -263,3 +263,22 @@ def test_a_figure_the_chip_printed_is_quoted_as_printed(printed, where, words, q
     print(f"{where}: '{words}'; the chip printed {figure} = {value}")
     assert quoted in words and words in text(where), f"{where} no longer says '{words}': update PRINTED"
     assert quoted == as_written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip printed {value}"
+
+
+def test_the_xla_flag_restores_the_rounding_of_casts_inside_jit_on_the_chip():
+    """Lesson 05 and docs/COURSE.md: with XLA_FLAGS=--xla_allow_excess_precision=false a v5e rounds
+    casts inside jit again. The record of the same chip with and without the flag: without it the
+    library's cast-round-trip answers fail their hidden tests (the rounding is dropped); with it they
+    pass (the rounding is back), every solution still passes, and the DEFAULT-precision mistakes,
+    which the flag does not touch, are caught in both."""
+    plain, flag = (json.loads((DATA / name).read_text()) for name in ("hardware.json", "hardware-xla-flag.json"))
+    assert flag["xla_flags"] == "--xla_allow_excess_precision=false" and not plain.get("xla_flags")
+    assert all(r["ok"] for r in flag["lessons"].values()) and len(flag["lessons"]) == 6
+    for record, cast_caught in ((plain, True), (flag, False)):
+        mutants = {m["key"]: m["caught"] for ms in record["mutants"].values() for m in ms}
+        casts = {k: v for k, v in mutants.items() if k.endswith(":cast-round-trip-in-jit")}
+        print(record.get("xla_flags") or "no flag", casts)
+        assert len(casts) == 3 and set(casts.values()) == {cast_caught}
+        assert all(v for k, v in mutants.items() if k not in casts)
+    text05 = text(LESSON05)
+    assert "the three cast-based answers that fail the hidden tests of this lesson and lesson 06" in text05
