@@ -26,7 +26,7 @@ def parser() -> argparse.ArgumentParser:
         "grade",
         help="grade a class: SUBMISSIONS/<student>/*.ipynb, a Canvas or Moodle download, or its .zip",
     )
-    p.add_argument("submissions", type=Path, help="a folder, or an LMS's .zip (autograder/grader/intake.py)")
+    p.add_argument("submissions", type=Path, help="a folder, or an LMS's .zip (autograder/grader/classroom/intake.py)")
     p.add_argument(
         "--out",
         type=Path,
@@ -110,7 +110,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, default=None, help="the seed hidden inputs are mixed from (default: a new secret one)"
     )
-    from .grader.settings import GRADESCOPE_NOTEBOOK_TIMEOUT
+    from .grader.core.settings import GRADESCOPE_NOTEBOOK_TIMEOUT
 
     _settings_arguments(p, jobs=False, notebook_timeout=GRADESCOPE_NOTEBOOK_TIMEOUT)
 
@@ -159,9 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         from .grader import grade, print_table
         from .words import plural
 
-        from .grader.canary import CanaryFailed
-        from .grader.distribute import SchedulerError
-        from .grader.intake import IntakeError
+        from .grader.classroom.canary import CanaryFailed
+        from .grader.classroom.distribute import SchedulerError
+        from .grader.classroom.intake import IntakeError
 
         if args.scheduler and args.jobs:
             print("--jobs N grades here, --scheduler on a cluster's workers: give one of them", file=sys.stderr)
@@ -217,9 +217,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def override(args) -> int:
     """Record (or remove) an override, then rewrite OUT's outputs from its journal: no grading."""
-    from .grader.classrun import rewrite
-    from .grader.gradebook import Journal
-    from .grader.overrides import OverrideError, record
+    from .grader.classroom.classrun import rewrite
+    from .grader.classroom.gradebook import Journal
+    from .grader.classroom.overrides import OverrideError, record
 
     out = args.out.resolve()
     rows = Journal(out / "journal.jsonl").rows
@@ -238,7 +238,7 @@ def gradescope(args) -> int:
     """Write the zips, and say loudly that they are instructors' only."""
     import dataclasses
     from .gradescope.build import write_zips
-    from .grader.intake import IntakeError, pick_lessons
+    from .grader.classroom.intake import IntakeError, pick_lessons
     from .notebooks import lessons
 
     try:
@@ -257,8 +257,8 @@ def gradescope(args) -> int:
 
 
 def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) -> None:
-    """The grading limits on the command line; defaults from autograder/grader/settings.py."""
-    from .grader.settings import DIAGNOSIS_SECONDS, EMULATION_MODES, GiB, Limits, Settings
+    """The grading limits on the command line; defaults from autograder/grader/core/settings.py."""
+    from .grader.core.settings import DIAGNOSIS_SECONDS, EMULATION_MODES, GiB, Limits, Settings
 
     d, lim = Settings(), Limits()
     if notebook_timeout is not None:
@@ -307,7 +307,7 @@ def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) ->
 
 def _settings(args):
     import dataclasses
-    from .grader.settings import GiB, Limits, Settings
+    from .grader.core.settings import GiB, Limits, Settings
 
     return Settings(
         cell_timeout=args.timeout,

@@ -27,7 +27,7 @@ from .notebooks import ROOT
 
 FILE_NAME = INSTRUCTOR_ONLY[0]
 
-# Functions whose failed checks are never diagnosed (grader/diagnose.py replays a check's calls on
+# Functions whose failed checks are never diagnosed (grader/diagnosis/diagnose.py replays a check's calls on
 # each mistake in the checker): their results are not a function of their arguments, so a replay
 # is not the same call and a match would be made up.
 NOT_DIAGNOSED = {

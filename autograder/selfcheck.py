@@ -8,9 +8,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .grader.classrun import load_lessons
-from .grader.run import grade_notebook
-from .grader.studentview import student_view
+from .grader.classroom.classrun import load_lessons
+from .grader.notebook.grade import grade_notebook
+from .grader.classroom.studentview import student_view
 from .mistakes import sentence
 from .notebooks import ROOT, lesson_of, lessons
 
@@ -34,7 +34,7 @@ def check(notebook: Path, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="check-") as work:
         data = load_lessons(ROOT, [lesson], Path(work) / "gradebook.db")[lesson]
     r = grade_notebook("you", data, notebook.read_bytes(), settings, ROOT)
-    v = student_view(r)  # what the student's page says, and nothing else (grader/studentview.py)
+    v = student_view(r)  # what the student's page says, and nothing else (grader/classroom/studentview.py)
     for c in v.checks:
         mark = "PASS" if c.passed else "FAIL"
         print(f"{mark}  {c.grade_id:<48} {c.score:g}/{c.max_score:g}" + (f"  {c.error}" if mark == "FAIL" else ""))

@@ -17,7 +17,7 @@ import csv
 import re
 from pathlib import Path
 
-from .grader.wire import whole_text
+from .grader.core.wire import whole_text
 
 # C0/C1 controls, DEL, line/paragraph separators and the bidirectional overrides that can make
 # text display something other than what it holds.

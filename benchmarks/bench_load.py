@@ -43,7 +43,7 @@ def main() -> int:
     parser.add_argument("--hogs", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--quiet-too", action="store_true", help="also sweep the same seeds with no hogs")
     args = parser.parse_args()
-    from autograder.grader.run import notebook_seed
+    from autograder.grader.notebook.grade import notebook_seed
 
     seeds = [notebook_seed(i, "sweep", args.lesson) for i in range(args.seeds)]
     print(f"{os.cpu_count()} CPUs; {args.hogs} busy processes; {len(seeds)} seeds of {args.lesson}", flush=True)

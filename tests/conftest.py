@@ -104,7 +104,7 @@ def hidden_test_seed_problems(nb) -> list[str]:
 def grading_lesson(lesson: str, mistakes: bool = True):
     """The lesson as ``grade_notebook`` takes it: the source, the committed release (as release and
     as what students downloaded) and, with ``mistakes``, its known wrong answers."""
-    from autograder.grader.run import Lesson
+    from autograder.grader.notebook.grade import Lesson
 
     committed = (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").read_text()
     library = (ROOT / "solutions" / lesson / "mistakes.py").read_text() if mistakes else ""

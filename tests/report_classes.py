@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from autograder import mistakes
-from autograder.grader.model import Outcome, Result, Status, TestResult
+from autograder.grader.core.model import Outcome, Result, Status, TestResult
 from autograder.notebooks import lessons
 
 WEIGHTS = {"ok": 62.0, "missing": 30.0, "timeout": 3.0, "error": 3.0, "tampered": 2.0}

@@ -17,8 +17,8 @@ import zipfile
 
 import pytest
 
-from autograder.grader.model import Result, Status, TestResult
-from autograder.grader.outputs import write_outputs
+from autograder.grader.core.model import Result, Status, TestResult
+from autograder.grader.classroom.outputs import write_outputs
 from autograder.report import archives
 
 LESSON, OTHER = "01_number_formats", "03_int8_quantization"

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from autograder.__main__ import main, parser
-from autograder.grader import cgroup, sandbox
-from autograder.grader.settings import Limits
+from autograder.grader.sandbox import cgroup, launch as sandbox
+from autograder.grader.core.settings import Limits
 from autograder.words import human_bytes, plural
 
 COMMANDS = ("report", "release", "grade", "override", "check", "run", "lab", "publish")
@@ -90,7 +90,7 @@ def test_the_start_up_line_claims_a_cpu_cap_only_where_one_is_set(monkeypatch, c
 def test_a_students_budget_is_said_in_mib(tmp_path, monkeypatch):
     import zipfile
 
-    from autograder.grader import intake
+    from autograder.grader.classroom import intake
 
     monkeypatch.setattr(intake, "MAX_STUDENT_BYTES", 2**20)  # two 1 MiB notebooks of ada's: the second is past it
     with zipfile.ZipFile(tmp_path / "class.zip", "w", zipfile.ZIP_DEFLATED) as zf:

@@ -1,4 +1,4 @@
-"""The run's folder of compiled replays (autograder/grader/compiled.py): a checker finds
+"""The run's folder of compiled replays (autograder/grader/diagnosis/replay_folder.py): a checker finds
 the programs an earlier checker of the class compiled, under a replay's own guard and memory cap;
 what the folder holds is checked before it is loaded; it keeps its bound; the grading run makes it
 private and removes it; and a grade hands it to the checker only where bubblewrap hides it from the
@@ -12,8 +12,8 @@ import sys
 import nbformat
 import pytest
 
-from autograder.grader import replay_folder, replay_cache
-from autograder.grader.replay_folder import Folder, private
+from autograder.grader.diagnosis import replay_folder, replay_cache
+from autograder.grader.diagnosis.replay_folder import Folder, private
 from autograder.mistakes import load
 from autograder.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
@@ -22,8 +22,8 @@ PROBE = r"""
 import json, os, sys
 import numpy as np
 from autograder.grader import replay_cache
-from autograder.grader.diagnose import Diagnoser
-from autograder.grader.recording import Recorder, plain_copy
+from autograder.grader.diagnosis.diagnose import Diagnoser
+from autograder.grader.diagnosis.recording import Recorder, plain_copy
 
 folder, work, out = sys.argv[1], sys.argv[2], sys.argv[3]
 assert replay_cache.use(folder)
@@ -131,7 +131,7 @@ def test_the_folder_keeps_its_bound(tmp_path):
 
 
 FILL = (
-    "import sys\nfrom autograder.grader.replay_folder import Folder\n"
+    "import sys\nfrom autograder.grader.diagnosis.replay_folder import Folder\n"
     "store = Folder(sys.argv[1], limit=40_000)\n"
     "for i in range(int(sys.argv[2]), int(sys.argv[2]) + 85):\n    store.write(f'k{i}', bytes(400))\n"
 )
@@ -160,7 +160,7 @@ def test_the_bound_holds_for_checkers_writing_at_once(tmp_path):
 def test_a_read_or_write_past_the_replays_memory_cap_keeps_nothing_and_raises_nothing(tmp_path):
     """Red team: under a replay's memory cap a MemoryError escaped Folder.write (leaving its half
     file) and Folder.read; now each is a program not found or not kept."""
-    from autograder.grader.diagnose import memory_capped
+    from autograder.grader.diagnosis.diagnose import memory_capped
 
     folder = tmp_path / "compiled"
     folder.mkdir(mode=0o700)
@@ -202,9 +202,9 @@ def test_a_grade_hands_the_folder_to_its_checker_only_under_bubblewrap(tmp_path,
     """Graded for real (lesson 03, a known wrong answer): the worker's folder reaches the checker
     through its job, and the checker's replays leave their programs there; where the student's
     process has no namespaces (the fallback) the job names no folder and nothing is written."""
-    from autograder.grader import replayed
-    from autograder.grader.run import Lesson, grade_notebook
-    from autograder.grader.settings import Settings
+    from autograder.grader.diagnosis import replayed
+    from autograder.grader.notebook.grade import Lesson, grade_notebook
+    from autograder.grader.core.settings import Settings
 
     lesson = "03_int8_quantization"  # its replays compile programs of their own (lesson 01's reuse the test's)
     mistake = next(m for m in load(lesson) if m.id == "max-not-abs" and m.function == "quantize_per_tensor")
@@ -260,8 +260,8 @@ def test_a_worker_makes_its_own_folder_where_the_runs_is_not_private(tmp_path, m
 def test_what_the_sandbox_binds_is_what_shown_lists(tmp_path):
     """The checker refuses a folder of compiled replays inside any folder the student's sandbox is
     shown (``Launch.shown``): on a real launch that is every bind source, resolved."""
-    from autograder.grader import sandbox
-    from autograder.grader.settings import Limits
+    from autograder.grader.sandbox import launch as sandbox
+    from autograder.grader.core.settings import Limits
 
     if sandbox.bwrap_works():
         pytest.skip("bubblewrap cannot run here: the fallback binds nothing (and shares no folder)")

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grader import sandbox
-from autograder.grader.remote import Budget, Student
-from autograder.grader.settings import Limits
+from autograder.grader.sandbox import launch as sandbox
+from autograder.grader.checker.remote import Budget, Student
+from autograder.grader.core.settings import Limits
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -108,7 +108,7 @@ def test_the_checker_writes_nowhere_but_its_job_folder(tmp_path, monkeypatch):
     import nbformat
 
     from autograder.grader import Settings
-    from autograder.grader.run import Lesson, grade_notebook
+    from autograder.grader.notebook.grade import Lesson, grade_notebook
     from autograder.notebooks import fill_answers
     from conftest import source_nb, student_nb
 
@@ -169,7 +169,7 @@ def test_the_fallback_grants_only_device_files_and_its_own_proc(tmp_path, monkey
     it cannot list /dev/shm, nor zero a file there (the grading pool's semaphores live there: zeroing
     them hung a class run), nor read another process's /proc entry (the grader's environ, with a
     secret in it); its environment has no secret of the grader's (issue 42)."""
-    from autograder.grader.landlock import landlock_abi
+    from autograder.grader.sandbox.landlock import landlock_abi
 
     if not landlock_abi():
         pytest.skip("no Landlock in this kernel: the fallback has no file layer to test")
@@ -196,7 +196,7 @@ def test_the_fallback_grants_only_device_files_and_its_own_proc(tmp_path, monkey
 def test_the_checkers_environment_is_an_allowlist(tmp_path, monkeypatch):
     """Of the worker's environment the checker keeps the locale, PATH and the accelerator's
     variables (JAX_, XLA_, TPU_, CUDA_...), never anything else (a token, a cloud key)."""
-    from autograder.grader import spawn
+    from autograder.grader.checker import spawn
 
     monkeypatch.setenv("GRADER_API_TOKEN", "hunter2-secret")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "hunter2-key")
@@ -212,7 +212,7 @@ ESCAPER = '''
 import json, os, sys, time
 from pathlib import Path
 from autograder.gradescope import run
-from autograder.grader.model import Result
+from autograder.grader.core.model import Result
 
 pidfile, results = Path(sys.argv[1]), Path(os.environ["COURSE_GRADESCOPE_ROOT"]) / "results" / "results.json"
 
@@ -253,9 +253,9 @@ sys.exit(run.main([]))
 
 def test_no_process_a_submission_started_runs_after_results_json_is_written(tmp_path):
     """Gradescope: a process started during grading that escaped every sandbox (double fork,
-    setsid) and would rewrite results.json with full marks 2 s later is dead when run.py returns
+    setsid) and would rewrite results.json with full marks 2 s later is dead when gradescope/run.py returns
     (it is the subreaper of everything grading starts and kills it all before writing); 3 s later
-    results.json is still the trusted grade. On the old code the daemon outlived run.py."""
+    results.json is still the trusted grade. On the old code the daemon outlived gradescope/run.py."""
     import dataclasses
     import json
     import time
@@ -280,7 +280,7 @@ def test_no_process_a_submission_started_runs_after_results_json_is_written(tmp_
     alive = (
         os.path.exists(f"/proc/{daemon}") and open(f"/proc/{daemon}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
     )
-    assert not alive, "a process the submission started outlived run.py"
+    assert not alive, "a process the submission started outlived gradescope/run.py"
     time.sleep(3)  # past the daemon's 2 s: had it lived, it would have written by now
     assert (root / "results" / "results.json").read_text() == graded
     assert json.loads(graded)["score"] == 0.0

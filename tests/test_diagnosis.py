@@ -1,4 +1,4 @@
-"""Diagnosis (autograder/grader/diagnose.py, recording.py), its pure parts, in seconds: when two
+"""Diagnosis (autograder/grader/diagnosis/diagnose.py, recording.py), its pure parts, in seconds: when two
 results are the same, what a test's calls record, which known mistake they are named as, and what
 a replay may not do. Graded for real: every known wrong answer in tests/test_notebooks.py (each is
 named by its own failed checks), one class end to end in tests/test_grading.py."""
@@ -8,10 +8,10 @@ import time
 import numpy as np
 import pytest
 
-from autograder.grader import events
-from autograder.grader.diagnose import Diagnoser
-from autograder.grader.recording import Recorder, Unreplayable, plain_copy, same
-from autograder.grader.standins import StudentFunction
+from autograder.grader.core import events
+from autograder.grader.diagnosis.diagnose import Diagnoser
+from autograder.grader.diagnosis.recording import Recorder, Unreplayable, plain_copy, same
+from autograder.grader.checker.standins import StudentFunction
 from autograder.mistakes import NOT_DIAGNOSED, Mistake, for_diagnosis, load, sentence
 from conftest import LESSONS
 
@@ -221,7 +221,7 @@ def test_an_answer_that_changes_its_arguments_is_told_by_them(tmp_path):
 
 
 def test_a_mistake_that_hangs_raises_or_reaches_the_students_files_does_not_match(tmp_path, monkeypatch):
-    import autograder.grader.diagnose as module
+    import autograder.grader.diagnosis.diagnose as module
 
     monkeypatch.setattr(module, "DIAGNOSIS_CALL_SECONDS", 0.5)
     d, work = diagnoser(tmp_path, "hangs", "raises", "reads", "writes", "triples")
@@ -239,7 +239,7 @@ def test_no_time_left_no_diagnosis(tmp_path):
 
 
 def test_the_students_process_is_never_called_while_a_diagnosis_runs():
-    from autograder.grader.plugin import Diagnosis
+    from autograder.grader.diagnosis.plugin import Diagnosis
 
     class Student:
         observer, depth, contract = Diagnosis.__new__(Diagnosis), 0, []
@@ -288,8 +288,8 @@ def test_a_replay_cannot_grow_the_checker_by_gigabytes():
     match); after it, the checker's own limit is back."""
     import resource
 
-    from autograder.grader.diagnose import memory_capped
-    from autograder.grader.settings import DIAGNOSIS_MEMORY_BYTES
+    from autograder.grader.diagnosis.diagnose import memory_capped
+    from autograder.grader.core.settings import DIAGNOSIS_MEMORY_BYTES
 
     before = resource.getrlimit(resource.RLIMIT_AS)
     with memory_capped():
@@ -319,7 +319,7 @@ CACHE_PROBE = r"""
 import os, sys, json
 import numpy as np
 import jax, jax.numpy as jnp
-from autograder.grader.replay_cache import MemoryCache, install, kept
+from autograder.grader.diagnosis.replay_cache import MemoryCache, install, kept
 
 cache, why = install()
 assert cache is not None, why
@@ -380,7 +380,7 @@ def test_replays_compile_a_program_once_in_the_checkers_memory_and_never_on_disk
 def test_the_memory_cache_keeps_its_byte_bound_dropping_the_least_recently_used():
     """The checker's cache holds at most its bound of compressed executables (COMPILE_CACHE_BYTES):
     past it the least recently used go; one larger than the bound is not kept."""
-    from autograder.grader.replay_cache import MemoryCache
+    from autograder.grader.diagnosis.replay_cache import MemoryCache
 
     cache = MemoryCache(limit=10)
     cache.put("a", b"1234")
@@ -401,7 +401,7 @@ def test_the_store_holds_a_replays_alarm_back_while_it_changes():
     is held back while the store changes and delivered right after."""
     import signal
 
-    from autograder.grader.replay_cache import MemoryCache, _no_alarm
+    from autograder.grader.diagnosis.replay_cache import MemoryCache, _no_alarm
 
     class Alarm(Exception):
         pass
@@ -429,7 +429,7 @@ def test_the_checker_never_reads_a_folder_of_compiled_programs(monkeypatch, tmp_
     """Red team: JAX_COMPILATION_CACHE_DIR in the grader's environment reached the checker, which
     would then load executables from a folder that, in the fallback without namespaces, the
     student's process may write. The checker's environment leaves it out."""
-    from autograder.grader.spawn import checker_env
+    from autograder.grader.checker.spawn import checker_env
 
     monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("JAX_PLATFORMS", "cpu")
@@ -442,8 +442,8 @@ BLOCKED = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from autograder.grader import observer
-from autograder.grader.run import Lesson, grade_notebook
-from autograder.grader.settings import Settings
+from autograder.grader.notebook.grade import Lesson, grade_notebook
+from autograder.grader.core.settings import Settings
 work = json.load(open(sys.argv[2]))
 assert observer.plugin() is None, "the plug-in's modules are gone"
 seen = {}
@@ -465,13 +465,12 @@ def graded_without_the_plugin(tmp_path, lesson, notebooks: dict, settings) -> di
     import subprocess
     import sys
 
-    from autograder.grader.observer import PLUGIN_MODULES
+    from autograder.grader.core.observer import PLUGIN_PACKAGE
     from conftest import ROOT
 
     copy = tmp_path / "course"
     shutil.copytree(ROOT / "autograder", copy / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in PLUGIN_MODULES:
-        (copy / (name.replace(".", "/") + ".py")).unlink()
+    shutil.rmtree(copy / PLUGIN_PACKAGE.replace(".", "/"))  # the diagnosis/ sub-package, whole
     work = tmp_path / "work.json"
     work.write_text(
         json.dumps({"lesson": dataclasses.asdict(lesson), "notebooks": notebooks, "settings": settings.to_dict()})
@@ -497,8 +496,8 @@ def test_grades_are_the_same_with_diagnosis_off_on_and_not_installed(tmp_path):
     mistakes differ (none without it, the mistake's key under its failed checks with it)."""
     import nbformat
 
-    from autograder.grader.run import grade_notebook
-    from autograder.grader.settings import Settings
+    from autograder.grader.notebook.grade import grade_notebook
+    from autograder.grader.core.settings import Settings
     from autograder.notebooks import fill_answers
     from conftest import ROOT, grading_lesson, source_nb, student_nb
 

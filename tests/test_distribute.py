@@ -1,4 +1,4 @@
-"""Grading on a Dask cluster (``grade --scheduler``, autograder/grader/distribute.py): the same
+"""Grading on a Dask cluster (``grade --scheduler``, autograder/grader/classroom/distribute.py): the same
 grades as ``--jobs 2``; a worker killed mid-notebook loses nothing; a notebook that kills every
 worker it meets is an ``error`` and the rest goes on; a scheduler that cannot be reached, or
 workers that would never take a notebook, are clear errors before any grading.
@@ -20,8 +20,8 @@ import psutil
 import pytest
 
 from autograder.grader import Settings, grade
-from autograder.grader.distribute import SchedulerError, connect, run_on_cluster
-from autograder.grader.settings import DASK_CONNECT_TIMEOUT as CONNECT_TIMEOUT
+from autograder.grader.classroom.distribute import SchedulerError, connect, run_on_cluster
+from autograder.grader.core.settings import DASK_CONNECT_TIMEOUT as CONNECT_TIMEOUT
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "examples"))
@@ -77,9 +77,9 @@ def _worker_grading(root_pid):
     for proc in psutil.Process(root_pid).children(recursive=True):
         try:
             parent = proc.parent()
-            if "autograder.grader.checker" in " ".join(proc.cmdline()):
+            if "autograder.grader.checker.main" in " ".join(proc.cmdline()):
                 worker = parent
-            elif "autograder.grader.spawn" in " ".join(parent.cmdline()):
+            elif "autograder.grader.checker.spawn" in " ".join(parent.cmdline()):
                 worker = parent.parent()  # proc is a checker forked by the zygote
             else:
                 continue

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grader import Settings, sandbox
-from autograder.grader.classrun import Journal, record
-from autograder.grader.model import Result
-from autograder.grader.faults import SandboxFault, StudentDied
-from autograder.grader.remote import Budget, Student
-from autograder.grader.settings import Limits
+from autograder.grader import Settings
+from autograder.grader.sandbox import launch as sandbox
+from autograder.grader.classroom.classrun import Journal, record
+from autograder.grader.core.model import Result
+from autograder.grader.core.faults import SandboxFault, StudentDied
+from autograder.grader.checker.remote import Budget, Student
+from autograder.grader.core.settings import Limits
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -140,7 +141,8 @@ def test_grader_error_rows_are_neither_journaled_nor_written(tmp_path):
 
 def test_the_canary_refuses_a_sandbox_that_cannot_start(tmp_path, monkeypatch):
     """grade() itself: with the student's Python missing, the canary raises before any grade."""
-    from autograder.grader import canary, grade
+    from autograder.grader.classroom import canary
+    from autograder.grader import grade
 
     monkeypatch.setattr(sandbox, "python_executable", lambda: "/nonexistent/python")
     out = tmp_path / "out"

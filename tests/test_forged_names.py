@@ -14,9 +14,9 @@ import nbformat
 import pytest
 
 from autograder.grader import Settings
-from autograder.grader.names import contract_names, shadowed
-from autograder.grader.model import Status
-from autograder.grader.run import grade_notebook
+from autograder.grader.checker.names import contract_names, shadowed
+from autograder.grader.core.model import Status
+from autograder.grader.notebook.grade import grade_notebook
 from autograder.notebooks import fill_answers
 from conftest import ROOT, grading_lesson, source_nb, student_nb
 

@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from autograder.grader import Limits, Settings, grade
-from autograder.grader.sandbox import bwrap_works
+from autograder.grader.sandbox.launch import bwrap_works
 from autograder.notebooks import cell_grade_id, fill_answers
 from conftest import ROOT, source_nb, student_nb
 
@@ -272,10 +272,11 @@ def attacks(ports: dict, out_dir: Path) -> dict:
             extra=(
                 "import os, pathlib, __main__\n"
                 "_h = pathlib.Path(os.environ['HOME'])\n"
-                "_a = (_h / 'autograder' / 'grader').mkdir(parents=True, exist_ok=True)\n"
+                "_a = (_h / 'autograder' / 'grader' / 'checker').mkdir(parents=True, exist_ok=True)\n"
                 "_b = (_h / 'autograder' / '__init__.py').write_text('')\n"
                 "_c = (_h / 'autograder' / 'grader' / '__init__.py').write_text('')\n"
-                f"_d = (_h / 'autograder' / 'grader' / 'checker.py').write_text('open(\"/tmp/{MARK}-hijack\", \"w\")')\n"
+                "_c2 = (_h / 'autograder' / 'grader' / 'checker' / '__init__.py').write_text('')\n"
+                f"_d = (_h / 'autograder' / 'grader' / 'checker' / 'main.py').write_text('open(\"/tmp/{MARK}-hijack\", \"w\")')\n"
                 f"_e = (_h / 'sitecustomize.py').write_text('open(\"/tmp/{MARK}-site\", \"w\")')\n"
                 "_f = (_h / '.matplotlib').mkdir(exist_ok=True)\n"
                 f"_g = (_h / '.matplotlib' / 'matplotlibrc').write_text('backend: module://{MARK}')\n"

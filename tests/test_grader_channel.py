@@ -1,5 +1,5 @@
 """The channel between the checker and a real sandboxed student process (autograder/grader/
-remote.py, student_side.py, sandbox.py): what a lent object lets the student's code do, and that
+remote.py, student_side.py, sandbox/launch.py): what a lent object lets the student's code do, and that
 nothing of the student's runs between calls. A few seconds: one student process."""
 
 import os
@@ -10,11 +10,11 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from autograder.grader import cgroup, sandbox
-from autograder.grader.model import Happened, ProcessEvent
-from autograder.grader.remote import Budget, Student
-from autograder.grader.standins import StudentFunction
-from autograder.grader.settings import Limits
+from autograder.grader.sandbox import cgroup, launch as sandbox
+from autograder.grader.core.model import Happened, ProcessEvent
+from autograder.grader.checker.remote import Budget, Student
+from autograder.grader.checker.standins import StudentFunction
+from autograder.grader.core.settings import Limits
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -233,8 +233,8 @@ def test_the_checkers_inputs_are_read_only_and_checked_after_each_call(tmp_path)
     """What a test hands the student's code to read lies in the checker's input folder: readable,
     not writable, in the sandbox; and should anything there change during a call (a sandbox
     without namespaces, say), the test fails with InputsChanged, whatever it catches."""
-    from autograder.grader.faults import InputsChanged
-    from autograder.grader.workdir import manifest
+    from autograder.grader.core.faults import InputsChanged
+    from autograder.grader.sandbox.workdir import manifest
 
     work, inputs = tmp_path / "work", tmp_path / "inputs"
     (work / "tmp").mkdir(parents=True)
@@ -269,8 +269,8 @@ def test_files_held_open_after_unlinking_count_against_the_work_folder(student, 
     the work folder finds: 1,000 such descriptors of 1 GiB each filled the grader's disk and turned
     classmates' rows into grader-error while the student's own row stayed ok. Counted now: the
     folder is over its limit while they are held, and a call holding them is stopped by the watch."""
-    from autograder.grader.faults import StudentDied
-    from autograder.grader.workdir import over_limit
+    from autograder.grader.core.faults import StudentDied
+    from autograder.grader.sandbox.workdir import over_limit
 
     fns, s, work = student
     assert fns["hold_unlinked"](8, 2, mapped, 0) == 2

@@ -14,20 +14,20 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder.grader import wire
-from autograder.grader.model import Happened, ProcessEvent, Result, TestRecord, TestResult
-from autograder.grader.outputs import feedback_html, write_outputs
-from autograder.grader.plan import TestStep, build_plan, contract_names, docstring, run_order
-from autograder.grader.faults import StudentRaised
-from autograder.grader.compile_events import MAX_COMPILES, compile_events
-from autograder.grader.faults import rebuilt_exception
-from autograder.grader.settings import Limits, Settings
-from autograder.grader.attacks import static_attacks
-from autograder.grader.studentcode import Protected, definitions_only, parse_error
-from autograder.grader.intake import take
-from autograder.grader.submissions import parse_notebook, tampering
+from autograder.grader.core import wire
+from autograder.grader.core.model import Happened, ProcessEvent, Result, TestRecord, TestResult
+from autograder.grader.classroom.outputs import feedback_html, write_outputs
+from autograder.grader.notebook.plan import TestStep, build_plan, contract_names, docstring, run_order
+from autograder.grader.core.faults import StudentRaised
+from autograder.grader.checker.compile_events import MAX_COMPILES, compile_events
+from autograder.grader.core.faults import rebuilt_exception
+from autograder.grader.core.settings import Limits, Settings
+from autograder.grader.notebook.attacks import static_attacks
+from autograder.grader.core.studentcode import Protected, definitions_only, parse_error
+from autograder.grader.classroom.intake import take
+from autograder.grader.notebook.submissions import parse_notebook, tampering
 from autograder.textsafe import printable
-from autograder.grader.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
+from autograder.grader.notebook.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
 
 
 def roundtrip(value, **decoder):
@@ -234,7 +234,7 @@ def test_reported_compilations_are_plain_bounded_data():
 
 
 def test_a_rebuilt_oserror_keeps_its_errno_and_only_its_errno_names_a_cap():
-    """RLIMIT_FSIZE is named from EFBIG's number (checker.py), never from the words "File too large"."""
+    """RLIMIT_FSIZE is named from EFBIG's number (checker/main.py), never from the words "File too large"."""
     import errno
 
     assert rebuilt_exception({"type": "OSError", "message": "x", "errno": errno.EFBIG}).errno == errno.EFBIG
@@ -489,8 +489,8 @@ def test_a_rows_status_is_the_most_severe_of_its_parts(a, b):
 def test_the_status_enums_order_is_the_precedence_status_applies(monkeypatch):
     """model.Status's order, not the code's if-chain, decides which status wins: with another order
     the same findings give another status."""
-    from autograder.grader import verdict
-    from autograder.grader.model import Status
+    from autograder.grader.notebook import verdict
+    from autograder.grader.core.model import Status
 
     assert PRECEDENCE == tuple(Status)[:4] == ("tampered", "error", "timeout", "ok")
     records = [TestRecord("a", "died"), TestRecord("b", "timeout")]
@@ -527,8 +527,8 @@ def test_each_check_gets_its_outcome_where_its_points_are_decided(record, outcom
     """verdict.points_of sets the typed outcome the report and the feedback read (never a message):
     a timeout, a limit or a lost process is never a wrong answer; a hidden check's page says
     passed or failed only, whatever the outcome."""
-    from autograder.grader.model import Outcome
-    from autograder.grader.studentview import shown_outcome
+    from autograder.grader.core.model import Outcome
+    from autograder.grader.classroom.studentview import shown_outcome
 
     visible = points_of(TestStep("t", 1.0, False, "", ""), record, 10)
     hidden = points_of(STEP, record, 10)
@@ -539,7 +539,7 @@ def test_each_check_gets_its_outcome_where_its_points_are_decided(record, outcom
 
 
 def test_code_aimed_at_the_grader_voids_every_check():
-    from autograder.grader.model import Outcome, Result
+    from autograder.grader.core.model import Outcome, Result
 
     steps = [TestStep("a", 1.0, False, "", ""), STEP]
     records = [TestRecord("a", "ok"), TestRecord("test_f_hidden", "error", "AssertionError", "")]
@@ -704,7 +704,7 @@ def test_a_frame_built_to_exhaust_the_checker_is_refused(monkeypatch):
 
 
 def test_each_notebook_gets_its_own_reproducible_seed():
-    from autograder.grader.run import notebook_seed
+    from autograder.grader.notebook.grade import notebook_seed
 
     assert notebook_seed(7, "ann", "01_x") == notebook_seed(7, "ann", "01_x")
     assert len({notebook_seed(7, s, "01_x") for s in ("ann", "bo", "cy")}) == 3
@@ -722,7 +722,7 @@ def test_a_failed_visible_check_shows_what_it_printed_and_a_hidden_one_nothing()
 
 
 def test_the_sandbox_says_in_one_line_what_holds(monkeypatch):
-    from autograder.grader import sandbox
+    from autograder.grader.sandbox import launch as sandbox
 
     monkeypatch.setattr(sandbox, "bwrap_works", lambda: "bubblewrap (bwrap) is not installed")
     line = sandbox.describe()
@@ -791,7 +791,7 @@ def test_the_work_folder_is_measured_without_recursion_and_removed_at_any_depth(
     """workdir.over_limit counts entries, allocated bytes and depth by descriptors (no recursion,
     at most 65 folders open), stopping at the limit; remove_tree removes any depth (Python's
     os.walk and shutil.rmtree raised RecursionError on 3,000 nested folders and crashed a worker)."""
-    from autograder.grader.workdir import empty, new_job_dir, over_limit, remove_tree
+    from autograder.grader.sandbox.workdir import empty, new_job_dir, over_limit, remove_tree
 
     folder = tmp_path / "work"
     folder.mkdir()
@@ -823,9 +823,10 @@ def test_a_restart_has_its_own_time_and_the_cells_clock_resumes_after_it(monkeyp
     """A restart of the student's process (slow on a busy machine) takes none of the test's
     time: it has a cell's time of its own, never past the notebook's, and the cell's clock
     resumes where it stopped. The watchdog is told first. A fake clock, no wall-clock margin."""
-    from autograder.grader import remote, settings as settings_module
-    from autograder.grader.remote import Student
-    from autograder.grader.settings import Budget
+    from autograder.grader.checker import remote
+    from autograder.grader.core import settings as settings_module
+    from autograder.grader.checker.remote import Student
+    from autograder.grader.core.settings import Budget
 
     clock = _Clock()
     monkeypatch.setattr(settings_module, "time", clock)
@@ -860,7 +861,7 @@ def test_the_checkers_events_are_typed_records_and_anything_else_is_ignored():
     """events.py: each kind round-trips through its frame; a frame with an unknown kind, a missing
     field or a field of another type (a bool for an index, a number in a list of strings) is no
     event (None), so the watchdog never reads an unchecked key."""
-    from autograder.grader import events
+    from autograder.grader.core import events
 
     for event in (
         events.Ready(["f"], [["answer_f", "NameError", "x"]], "", "", ""),
@@ -894,11 +895,11 @@ def test_a_killed_workers_job_folder_is_removed_by_the_next_worker(tmp_path):
     import subprocess
     import sys
 
-    from autograder.grader import workdir
+    from autograder.grader.sandbox import workdir
 
     script = (
         "import sys, tempfile, time; tempfile.tempdir = sys.argv[1]\n"
-        "from autograder.grader.workdir import new_job_dir\n"
+        "from autograder.grader.sandbox.workdir import new_job_dir\n"
         "print(new_job_dir(), flush=True); time.sleep(60)\n"
     )
     killed = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True)
@@ -922,9 +923,9 @@ def test_a_feedback_page_has_the_lessons_title_and_whole_docstrings_grouped_by_e
     """Issue 31: a check's docstring is its whole first paragraph (a sentence wrapped over lines was
     cut: "half an ulp of 1 (a tie, rounds to"); the page names the lesson by its title, says when it
     was graded, and groups the checks under their exercise with its points."""
-    from autograder.grader.model import Outcome, Result, TestResult
-    from autograder.grader.outputs import feedback_html
-    from autograder.grader.plan import docstring
+    from autograder.grader.core.model import Outcome, Result, TestResult
+    from autograder.grader.classroom.outputs import feedback_html
+    from autograder.grader.notebook.plan import docstring
     from autograder.notebooks import lesson_title
 
     wrapped = '"""Visible: 1 + 2**-8 is half an ulp of 1 (a tie,\n    rounds to even: 1).\n\nMore."""\nx = 1'

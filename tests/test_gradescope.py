@@ -24,7 +24,7 @@ import pytest
 
 from autograder.gradescope.results import results_json
 from autograder.gradescope.run import find_notebook
-from autograder.grader.model import Outcome, Result, Status, TestResult
+from autograder.grader.core.model import Outcome, Result, Status, TestResult
 from conftest import LESSONS, ROOT
 from gradescope_harness import SCHEMA, fake_bwrap, per_check, results, run_autograder, submit, unpack
 
@@ -109,7 +109,7 @@ def test_one_command_writes_a_zip_per_lesson_holding_grading_and_nothing_else(co
         for script in ("setup.sh", "run_autograder"):
             assert script in names and modes[script] & 0o111, script
         assert f"solutions/{lesson}/{lesson}.ipynb" in names and f"notebooks/{lesson}/{lesson}.ipynb" in names
-        assert "autograder/grader/run.py" in names and "autograder/gradescope/run.py" in names
+        assert "autograder/grader/notebook/grade.py" in names and "autograder/gradescope/run.py" in names
         tops = {n.split("/")[0] for n in names}
         assert tops <= {"setup.sh", "run_autograder", "requirements.txt", "gradescope.json", "INSTRUCTOR_ONLY.txt"} | {
             "autograder",
@@ -251,7 +251,7 @@ def test_what_a_hidden_check_may_show_is_one_definition():
     judge a hidden check's text with results.hidden_shows: its outcome, then only the library's
     sentence of a known mistake under a failed one; a message, a printed line or a sentence under
     a passed check is refused."""
-    from autograder.grader.studentview import check_of
+    from autograder.grader.classroom.studentview import check_of
     from autograder.gradescope.results import check_output, hidden_shows
 
     secret = hand_made("expected 42.125").tests[1]

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from autograder.grader import Settings, grade
-from autograder.grader.verdict import HIDDEN_FAILED
+from autograder.grader.notebook.verdict import HIDDEN_FAILED
 from autograder.lessoncheck import load_mutants
 from autograder.mistakes import load
 from autograder.notebooks import cell_grade_id, fill_answers
@@ -219,9 +219,9 @@ def _checkers_below(pid: int) -> set[tuple[int, int, int]]:
     found = set()
     for proc in psutil.Process(pid).children(recursive=True):
         try:
-            if "autograder.grader.spawn" in " ".join(proc.cmdline()) and "autograder.grader.spawn" not in " ".join(
-                proc.parent().cmdline()
-            ):
+            if "autograder.grader.checker.spawn" in " ".join(
+                proc.cmdline()
+            ) and "autograder.grader.checker.spawn" not in " ".join(proc.parent().cmdline()):
                 found |= {(child.pid, proc.pid, proc.ppid()) for child in proc.children()}
         except psutil.Error:
             continue
@@ -245,7 +245,9 @@ def test_checkers_are_forks_of_one_zygote_per_worker_and_nothing_outlives_gradin
     checkers = {c for c, z, _ in seen if z in pool}
     assert len(checkers) >= 10, "one checker a notebook, each a fork of its worker's zygote"
     left = [
-        p for p in psutil.process_iter(["cmdline"]) if "autograder.grader.spawn" in " ".join(p.info["cmdline"] or [])
+        p
+        for p in psutil.process_iter(["cmdline"])
+        if "autograder.grader.checker.spawn" in " ".join(p.info["cmdline"] or [])
     ]
     assert not [p for p in left if p.pid in zygotes], "every zygote ends with its worker"
 

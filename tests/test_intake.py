@@ -1,6 +1,6 @@
 """Intake (issue 31): what an LMS download holds, one lesson at a time.
 
-The fixtures are laid out as Canvas and Moodle export them (autograder/grader/intake.py cites the
+The fixtures are laid out as Canvas and Moodle export them (autograder/grader/classroom/intake.py cites the
 formats), as folders and as the LMS's zip, with notebooks built from the student release. The
 pure intake is tested without grading; one small class of lesson 01 is graded end to end.
 """
@@ -20,7 +20,7 @@ ONE, TWO, THREE = "01_number_formats", "02_matmul_accumulation", "03_int8_quanti
 def intake():
     """The module under test, imported in each test: the end-to-end test below imports only
     ``grade``, so that it runs (and fails) against the grader before this module existed."""
-    from autograder.grader import intake as module
+    from autograder.grader.classroom import intake as module
 
     return module
 
@@ -263,7 +263,7 @@ def test_red_team_5_no_single_submission_stops_the_class(tmp_path):
     try:
         taken = intake().take(root, known())
     finally:  # pytest's own clean-up of tmp_path recurses: remove the deep folders here
-        from autograder.grader.workdir import remove_tree
+        from autograder.grader.sandbox.workdir import remove_tree
 
         remove_tree(root / "deep")
     assert ("ok", ONE) in taken.found and ("tie", ONE) in taken.found

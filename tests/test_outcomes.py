@@ -1,6 +1,6 @@
 """Issue 44 (2): outcomes come from typed events only. What happened to a student's process is a
 model.ProcessEvent kind, named where it happened (cgroup.py, workdir.py, remote.py, standins.py,
-the checker, run.py), and a cell's end a model.CellState; verdict.py decides points, outcomes and
+the checker, notebook/watch.py), and a cell's end a model.CellState; verdict.py decides points, outcomes and
 statuses from those kinds. Their words (model.MESSAGES) are for people: reworded, even to words that
 lie ("limit" under a death, "timed out" under a limit), no outcome, point or status changes."""
 
@@ -10,10 +10,10 @@ import itertools
 import nbformat
 import pytest
 
-from autograder.grader import model
-from autograder.grader.model import MESSAGES, CellState, Happened, ProcessEvent, Result, TestRecord
-from autograder.grader.plan import TestStep
-from autograder.grader.verdict import decide
+from autograder.grader.core import model
+from autograder.grader.core.model import MESSAGES, CellState, Happened, ProcessEvent, Result, TestRecord
+from autograder.grader.notebook.plan import TestStep
+from autograder.grader.notebook.verdict import decide
 
 
 def reworded() -> dict:
@@ -64,8 +64,8 @@ def test_attacks_graded_with_reworded_messages_keep_their_outcomes(monkeypatch):
     (the work folder's watch), an array past the address-space cap (MemoryError), a process that
     kills itself and a loop that never ends keep the outcomes, points and status they get with
     the original words."""
-    from autograder.grader.run import grade_notebook
-    from autograder.grader.settings import Limits, Settings
+    from autograder.grader.notebook.grade import grade_notebook
+    from autograder.grader.core.settings import Limits, Settings
     from autograder.notebooks import fill_answers
     from conftest import ROOT, grading_lesson, source_nb, student_nb
 

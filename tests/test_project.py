@@ -40,18 +40,98 @@ def test_no_generated_files_are_tracked():
     assert junk == []
 
 
-def test_every_grader_module_is_one_small_room():
-    """The grader stays a package a newcomer reads in ten minutes: every module of
-    autograder/grader/ has a docstring saying what it owns, is listed in the package's map
-    (its __init__.py), and is at most 350 lines (formatted by ruff)."""
+# The grader's layers, lowest first: a module imports only its own layer and those before it.
+LAYERS = ("core", "sandbox", "checker", "diagnosis", "notebook", "classroom")
+
+
+def _map_of(index: str) -> dict[str, set[str]]:
+    """The map in grader/__init__.py: {layer folder: the modules listed under it}."""
+    found, layer = {}, None
+    for line in index.splitlines():
+        if m := re.match(r"^([a-z_]+)/\s", line):
+            layer = m.group(1)
+            found[layer] = set()
+        elif (m := re.match(r"^  ([a-z_]+\.py)\s", line)) and layer:
+            found[layer].add(m.group(1))
+    return found
+
+
+def test_every_grader_module_is_one_small_room_in_its_layers_folder():
+    """The grader stays a package a newcomer reads in ten minutes: every module below
+    autograder/grader/ (every sub-folder walked) has a docstring saying what it owns, is at most 350
+    lines (formatted by ruff), lives in one of the layers' folders, and is listed under that folder
+    in the package's map (its __init__.py), which lists nothing else."""
     package = ROOT / "autograder" / "grader"
-    index = (package / "__init__.py").read_text()
-    for module in sorted(package.glob("*.py")):
+    found = {}
+    for module in sorted(package.rglob("*.py")):
         text = module.read_text()
-        assert text.startswith('"""'), f"{module.name}: no docstring saying what it owns"
-        assert len(text.splitlines()) <= 350, f"{module.name}: {len(text.splitlines())} lines; split it by job"
+        where = module.relative_to(package)
+        assert text.startswith('"""'), f"{where}: no docstring saying what it owns"
+        assert len(text.splitlines()) <= 350, f"{where}: {len(text.splitlines())} lines; split it by job"
         if module.name != "__init__.py":
-            assert re.search(rf"^{re.escape(module.name)}\s", index, re.M), f"{module.name} is not in the map"
+            assert len(where.parts) == 2 and where.parts[0] in LAYERS, f"{where}: not in a layer's folder"
+            found.setdefault(where.parts[0], set()).add(module.name)
+    assert sorted(p.name for p in package.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(LAYERS)
+    assert _map_of((package / "__init__.py").read_text()) == found
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.index(parts[2]) if parts[:2] == ["autograder", "grader"] and len(parts) > 2 else None
+
+
+def _against_the_layers(edges) -> list[str]:
+    """Each import of the grader against the layers' direction: module to module, and package to
+    package (a layer's sub-package reaching one above it, through any of its modules)."""
+    wrong = [
+        f"{a} -> {b}"
+        for a in sorted(edges)
+        for b in sorted(edges[a])
+        if _layer(a) is not None and _layer(b) is not None and _layer(b) > _layer(a)
+    ]
+    packages = {}
+    for a in edges:
+        for b in edges[a]:
+            if _layer(a) is not None and _layer(b) is not None and _layer(a) != _layer(b):
+                packages.setdefault(LAYERS[_layer(a)], set()).add(LAYERS[_layer(b)])
+    wrong += [f"{p} -> {q}" for p in sorted(packages) for q in sorted(packages[p]) if LAYERS.index(q) > LAYERS.index(p)]
+    return wrong
+
+
+def test_the_grader_imports_only_down_its_layers():
+    """Issue 44 (1): core <- sandbox <- checker <- diagnosis <- notebook <- classroom, every import
+    statement (function-level ones too) of every module below autograder/grader/. The one reach
+    upward is core/observer.py's, by name (importlib), to the diagnosis plug-in."""
+    edges, _ = _import_graph()
+    grader = {m for m in edges if _layer(m) is not None}
+    assert len(grader) > 30, "the graph was built"
+    assert _against_the_layers(edges) == []
+    dynamic = sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "autograder" / "grader").rglob("*.py")
+        if p.name != "__init__.py" and "import_module(" in p.read_text()
+    )
+    assert dynamic == [
+        "autograder/grader/checker/spawn.py",
+        "autograder/grader/core/observer.py",
+    ]  # WARM's, the plug-in's
+
+
+def test_the_layering_check_can_fail(tmp_path, monkeypatch):
+    """A planted import against the direction (core reaching the classroom, inside a function) is
+    found at module and at package level."""
+    import shutil
+    import sys
+
+    shutil.copytree(ROOT / "autograder", tmp_path / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
+    wire = tmp_path / "autograder" / "grader" / "core" / "wire.py"
+    wire.write_text(wire.read_text() + "\n\ndef planted():\n    from ..classroom import outputs\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    edges, _ = _import_graph()
+    assert _against_the_layers(edges) == [
+        "autograder.grader.core.wire -> autograder.grader.classroom.outputs",
+        "core -> classroom",
+    ]
 
 
 def test_the_code_is_linted_and_formatted_by_make_test():
@@ -164,18 +244,18 @@ def test_the_import_graph_check_sees_function_level_imports_and_cycles(tmp_path,
     import sys
 
     shutil.copytree(ROOT / "autograder", tmp_path / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
-    wire = tmp_path / "autograder" / "grader" / "wire.py"
-    wire.write_text(wire.read_text() + "\n\ndef _planted():\n    from .classrun import _private\n")
+    wire = tmp_path / "autograder" / "grader" / "core" / "wire.py"
+    wire.write_text(wire.read_text() + "\n\ndef _planted():\n    from ..classroom.classrun import _private\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     edges, private = _import_graph()
-    assert private == ["autograder.grader.wire imports autograder.grader.classrun._private"]
-    assert "autograder.grader.wire -> autograder.grader.classrun" in _cycles(edges)
+    assert private == ["autograder.grader.core.wire imports autograder.grader.classroom.classrun._private"]
+    assert "autograder.grader.core.wire -> autograder.grader.classroom.classrun" in _cycles(edges)
 
 
 # Numbers that are facts of the operating system, not limits the grader chooses
 OS_CONSTANTS = {
     "cgroup.py": {"PERIOD_US"},  # the cpu controller's period (cpu.max's second field)
-    "sandbox.py": {"UNPRIVILEGED"},  # the uid of nobody
+    "launch.py": {"UNPRIVILEGED"},  # the uid of nobody
     "landlock.py": {"_PR_SET_NO_NEW_PRIVS"},  # prctl's option number
 }
 SANDBOXED = {"wire.py", "student_side.py"}  # run alone in the student's sandbox: their caps live there
@@ -210,11 +290,14 @@ def test_every_limit_of_the_grader_is_declared_in_settings(tmp_path):
     package = ROOT / "autograder" / "grader"
     stray = {
         m.name: sorted(_numeric_constants(m) - OS_CONSTANTS.get(m.name, set()))
-        for m in package.glob("*.py")
+        for m in package.rglob("*.py")
         if m.name not in SANDBOXED | {"settings.py"}
     }
     assert {k: v for k, v in stray.items() if v} == {}
-    assert {"CHECKER_GRACE", "WATCH_SECONDS", "MAX_NOTEBOOK_BYTES"} <= _numeric_constants(package / "settings.py")
+    assert len(stray) > 35, "every sub-folder walked"
+    assert {"CHECKER_GRACE", "WATCH_SECONDS", "MAX_NOTEBOOK_BYTES"} <= _numeric_constants(
+        package / "core" / "settings.py"
+    )
     planted = tmp_path / "run.py"
     planted.write_text('"""x"""\n\nGRACE = 30.0\nLIMIT = 2 * 2**20\nNAME = "x"\n')
     assert _numeric_constants(planted) == {"GRACE", "LIMIT"}

@@ -11,11 +11,11 @@ import nbformat
 import pytest
 
 from autograder.__main__ import main
-from autograder.grader import classrun
-from autograder.grader.gradebook import Journal
-from autograder.grader.model import Outcome, Result, TestResult
-from autograder.grader.run import notebook_seed
-from autograder.grader.settings import Settings
+from autograder.grader.classroom import classrun
+from autograder.grader.classroom.gradebook import Journal
+from autograder.grader.core.model import Outcome, Result, TestResult
+from autograder.grader.notebook.grade import notebook_seed
+from autograder.grader.core.settings import Settings
 from autograder.report import load
 from conftest import source_nb, student_nb
 
@@ -31,7 +31,7 @@ FIRST = next(
 def fake(monkeypatch):
     """grade() with its pool replaced: each notebook graded gets the number of the run as its score
     (1 in the first run, 2 in the second...); ``fake.graded`` lists who was graded in each run."""
-    from autograder.grader import canary
+    from autograder.grader.classroom import canary
 
     state = {"run": 0, "graded": []}
     monkeypatch.setattr(canary, "process_canary", lambda *a, **k: None)
@@ -198,7 +198,7 @@ OTHER = "03_int8_quantization"
 
 def rerun(fake, subs, out, settings=None):
     """The stand-in grade() on both lessons; who was graded, as (student, lesson)."""
-    from autograder.grader import classrun as cr
+    from autograder.grader.classroom import classrun as cr
 
     graded = []
     real = cr._run_pool
@@ -221,7 +221,7 @@ def test_a_rerun_regrades_exactly_what_a_change_of_grading_reaches(fake, subs, t
     changed regrades nothing; another cell timeout, diagnosis switched off, or another grader
     version regrades every row; an edited hidden test of one lesson regrades that lesson's rows
     only; --jobs changes no grade and regrades nothing."""
-    from autograder.grader import gradebook
+    from autograder.grader.classroom import gradebook
 
     out, subs = tmp_path / "out", two_lessons(subs)
     everyone = sorted((s, n) for s in ("ada", "bob", "cyd") for n in (LESSON, OTHER))

@@ -1,4 +1,4 @@
-"""Replays' outcomes kept across one worker's checkers (autograder/grader/replayed.py): the store's
+"""Replays' outcomes kept across one worker's checkers (autograder/grader/diagnosis/replayed.py): the store's
 bounds, what a checker takes from it and gives back, and, graded for real, a second student with a
 failed visible check whose diagnosis replays nothing the first one's did, naming the same mistake."""
 
@@ -8,11 +8,12 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder.grader import events, replayed
-from autograder.grader.settings import SHARED_OUTCOME_LESSONS
-from autograder.grader.diagnose import Diagnoser
-from autograder.grader.recording import Recorder, plain_copy
-from autograder.grader.wire import Decoder, Encoder
+from autograder.grader.core import events
+from autograder.grader.diagnosis import replayed
+from autograder.grader.core.settings import SHARED_OUTCOME_LESSONS
+from autograder.grader.diagnosis.diagnose import Diagnoser
+from autograder.grader.diagnosis.recording import Recorder, plain_copy
+from autograder.grader.core.wire import Decoder, Encoder
 from autograder.mistakes import load
 from autograder.notebooks import fill_answers
 from conftest import ROOT, grading_lesson, source_nb, student_nb
@@ -105,7 +106,7 @@ def test_a_jax_array_and_a_numpy_array_are_different_calls():
     outcome) tells the kinds apart, and a weakly typed JAX value from a strongly typed one."""
     import jax.numpy as jnp
 
-    from autograder.grader.recording import Call
+    from autograder.grader.diagnosis.recording import Call
 
     key = lambda x: Call((x,), {}, None).key()  # noqa: E731
     values = np.arange(4, dtype=np.float32)
@@ -127,7 +128,7 @@ def test_a_worker_keeps_a_bounded_number_of_lessons():
 
 
 def test_an_outcome_too_large_to_share_is_not_even_encoded(tmp_path, monkeypatch):
-    from autograder.grader import replayed as module
+    from autograder.grader.diagnosis import replayed as module
 
     exchange = module.Exchange([], share=True)
     monkeypatch.setattr(module, "Encoder", lambda: pytest.fail("encoded"))
@@ -149,8 +150,8 @@ def test_a_second_student_s_visible_check_is_not_replayed_again(tmp_path):
     first one's checker sends its outcomes, the second one's takes them and computes none of the
     visible check's again; both are named the same mistake. Where the student's process has no
     namespaces (the fallback), nothing is kept."""
-    from autograder.grader.run import grade_notebook
-    from autograder.grader.settings import Settings
+    from autograder.grader.notebook.grade import grade_notebook
+    from autograder.grader.core.settings import Settings
 
     lesson = "01_number_formats"
     mistake = next(m for m in load(lesson) if m.id == "truncates")  # its visible check fails too
@@ -191,7 +192,8 @@ def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(
     grade), never a shared outcome or program and never a zero."""
     from types import SimpleNamespace
 
-    from autograder.grader import checker, plugin
+    from autograder.grader.checker import main as checker
+    from autograder.grader.diagnosis import plugin
 
     launched = SimpleNamespace(namespaced=False, shown=lambda: [])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
@@ -213,7 +215,8 @@ def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checke
     job names such a folder stops as the grader's fault instead of loading programs from it."""
     from types import SimpleNamespace
 
-    from autograder.grader import checker, plugin
+    from autograder.grader.checker import main as checker
+    from autograder.grader.diagnosis import plugin
 
     shown = tmp_path / "venv"
     launched = SimpleNamespace(namespaced=True, shown=lambda: [str(shown), "/usr"])

@@ -21,7 +21,7 @@ import pytest
 
 from autograder import report as rep
 from autograder.report import POINTS_ROW, build_report, main, safe_csv_cell, write_exports, write_safe_csv
-from autograder.grader.verdict import HIDDEN_FAILED
+from autograder.grader.notebook.verdict import HIDDEN_FAILED
 from conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "report"
@@ -641,7 +641,7 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
 def test_the_report_knows_every_status_a_grade_can_have():
     """A grades.csv row's status is one of the grader's graded statuses (grader-error rows are
     never written); the report's list is that list, in that order (its table and figure columns)."""
-    from autograder.grader.model import GRADED, STATUSES as ALL, Status
+    from autograder.grader.core.model import GRADED, STATUSES as ALL, Status
 
     assert rep.STATUSES == GRADED
     assert set(ALL) == set(Status) and "grader-error" in ALL and "grader-error" not in rep.STATUSES
@@ -655,8 +655,8 @@ def test_the_example_class_fixture_is_what_todays_grader_writes(tmp_path):
     its points, and the CSVs the columns the grader writes today."""
     from dataclasses import fields
 
-    from autograder.grader.model import Outcome, Result, Status, TestResult
-    from autograder.grader.outputs import write_outputs
+    from autograder.grader.core.model import Outcome, Result, Status, TestResult
+    from autograder.grader.classroom.outputs import write_outputs
 
     rows = json.loads((DATA / "example_class" / "results.json").read_text())
     assert rows
@@ -721,8 +721,8 @@ def test_the_grader_and_report_out_give_the_same_page(tmp_path):
     the same wide CSV, whether the names needed neutralising in the CSVs or not."""
     import re
 
-    from autograder.grader.model import Result
-    from autograder.grader.outputs import write_outputs
+    from autograder.grader.core.model import Result
+    from autograder.grader.classroom.outputs import write_outputs
     from autograder.report import from_results, load, render
 
     run = {"date": "2026-12-02T10:00:00Z", "emulation": "tpu", "seed": 7, "versions": {"jax": "0.12.0.1"}}
@@ -758,8 +758,8 @@ def test_markup_and_template_syntax_from_a_submission_are_text_on_both_pages(tmp
     the templates autoescape every value and never render a value as a template."""
     import re
 
-    from autograder.grader.model import Outcome, Result, TestResult
-    from autograder.grader.outputs import feedback_html, write_outputs
+    from autograder.grader.core.model import Outcome, Result, TestResult
+    from autograder.grader.classroom.outputs import feedback_html, write_outputs
     from autograder.report import from_results, load, render
 
     hostile = "<script>alert(1)</script> {{ 7*7 }} {% if true %}evaluated{% endif %} &amp;"
@@ -834,8 +834,8 @@ def test_names_that_neutralise_alike_keep_their_own_rows(tmp_path):
     names = [n for pair in pairs for n in pair]
     assert len({name_cell(n) for n in names}) == len(names)
     assert len({safe_csv_cell(n) for n in names}) < len(names), "the plain neutraliser collides: the case"
-    from autograder.grader.model import Result
-    from autograder.grader.outputs import write_outputs
+    from autograder.grader.core.model import Result
+    from autograder.grader.classroom.outputs import write_outputs
     from autograder.report.load import load
 
     made = generated_out(tmp_path, n=0, names=names, seed=5)
@@ -858,8 +858,8 @@ def test_misconceptions_rank_known_mistakes_by_students_with_coverage(tmp_path):
     diagnosis as one entry ("one of: A; B", issue 45) and per exercise the share of wrong answers no
     known mistake explains; the students' pages name the mistake under the failed check."""
     from autograder import mistakes
-    from autograder.grader.model import Outcome, Result, TestResult
-    from autograder.grader.outputs import write_outputs
+    from autograder.grader.core.model import Outcome, Result, TestResult
+    from autograder.grader.classroom.outputs import write_outputs
     from autograder.report import misconceptions as mc
     from autograder.report.load import load
 

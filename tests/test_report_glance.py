@@ -21,8 +21,8 @@ import time
 import pytest
 
 from autograder.mistakes import lookup
-from autograder.grader.model import Outcome, Result, TestResult
-from autograder.grader.outputs import write_outputs
+from autograder.grader.core.model import Outcome, Result, TestResult
+from autograder.grader.classroom.outputs import write_outputs
 from autograder.report import build_report, from_results, load
 from autograder.report import misconceptions as mc
 from autograder.report.html import TOP, reteach

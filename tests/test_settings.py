@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from autograder.grader.settings import Limits, Settings
+from autograder.grader.core.settings import Limits, Settings
 from conftest import ROOT
 
 SOME = Settings(
@@ -43,7 +43,7 @@ def test_a_missing_setting_takes_its_one_default_and_an_unknown_one_is_an_error(
 
 
 def test_no_module_but_settings_py_rebuilds_settings_from_a_dict_or_reads_one():
-    """The three hand-made rebuilds (run.py, checker.py, gradescope/run.py) and the checker's second
+    """The three hand-made rebuilds (notebook/grade.py, checker/main.py, gradescope/run.py) and the checker's second
     default for ``diagnose`` are gone, and none may come back."""
     pattern = re.compile(
         r"Limits\(\*\*|Settings\(\*\*|asdict\((self\.)?(job\.)?settings|settings\.get\(|"

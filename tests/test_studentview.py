@@ -1,14 +1,14 @@
 """Issue 44 (6): one student-view summary. What a student may read of a graded notebook is decided
-once (grader/studentview.py) and shown by the feedback page, Gradescope's results.json and
+once (grader/classroom/studentview.py) and shown by the feedback page, Gradescope's results.json and
 ``python -m autograder check``: none of them reads a Result's fields for itself."""
 
 import json
 import re
 
-from autograder.grader.model import Outcome, Result, Status, TestResult
-from autograder.grader.outputs import feedback_html
-from autograder.grader.studentview import student_view
-from autograder.grader.verdict import HIDDEN_FAILED
+from autograder.grader.core.model import Outcome, Result, Status, TestResult
+from autograder.grader.classroom.outputs import feedback_html
+from autograder.grader.classroom.studentview import student_view
+from autograder.grader.notebook.verdict import HIDDEN_FAILED
 from autograder.gradescope.results import results_json
 from conftest import ROOT
 
@@ -49,7 +49,11 @@ def test_no_renderer_reads_the_rows_status_or_checks_for_itself():
     """The three pasted copies (outputs.py, gradescope/results.py, selfcheck.py) are gone: each
     takes grader.studentview.student_view, and only studentview.py picks the shown status (verdict.py
     decides it)."""
-    renderers = ["autograder/grader/outputs.py", "autograder/gradescope/results.py", "autograder/selfcheck.py"]
+    renderers = [
+        "autograder/grader/classroom/outputs.py",
+        "autograder/gradescope/results.py",
+        "autograder/selfcheck.py",
+    ]
     for path in renderers:
         assert "student_view(" in (ROOT / path).read_text(), path
     picks = [
@@ -57,4 +61,4 @@ def test_no_renderer_reads_the_rows_status_or_checks_for_itself():
         for p in (ROOT / "autograder").rglob("*.py")
         if re.search(r"\.shown_status\b", p.read_text())
     ]
-    assert sorted(picks) == ["autograder/grader/studentview.py", "autograder/grader/verdict.py"]
+    assert sorted(picks) == ["autograder/grader/classroom/studentview.py", "autograder/grader/notebook/verdict.py"]

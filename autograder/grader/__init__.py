@@ -1,59 +1,70 @@
-"""The grader, one room per job. How a submission becomes a grade:
+"""The grader, in six layers, one folder each; a module imports only its own layer and those above it
+in this list (tests/test_project.py checks every import, module by module and package by package).
+How a cell becomes points: notebook/plan.py puts the lesson's test cell in the checker's job,
+notebook/watch.py starts checker/main.py, which runs it against stand-ins for the student's
+functions and sends a typed record (core/events.py), and notebook/verdict.py decides its points.
 
-intake.py          what a download holds: student folders, Canvas and Moodle names, zips; lesson by exercises
-submissions.py     read a submission as a notebook and compare its tests (trusted side only)
-studentcode.py     the student's code as text: definitions only, names it may not rebind
-attacks.py         code aimed at the grader, named (status tampered; decides no point)
-plan.py            what runs where: the student's process gets the definitions, the checker the tests
-classrun.py        a class: lessons built once, workers in parallel, the parent records
-distribute.py      the same jobs on a Dask cluster's workers (--scheduler), the parent still records
-run.py             one notebook: start and watch its checker, then decide
-spawn.py           a checker forked from a warm zygote (JAX imported once per worker)
-checker.py         the trusted process: setup, references, tests; every point is decided here
-names.py           which names the checker binds: the exercises only, never the student's word
-events.py          what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
-recording.py       a test's calls to the student's functions, kept to replay; when two results are the same
-observer.py        what watches a check without deciding it: the one interface, a do-nothing default
-plugin.py          diagnosis plugged in: the only reader of a job's opaque diagnosis payload
-diagnose.py        which known mistake a failed check's calls behave like, replayed in the checker
-guard.py           while a replay runs: an audit hook refuses every write and every read of the student's
-replay_cache.py    replays' compilations kept in the checker's memory, so a program compiles once
-replay_folder.py   a run's folder of compiled replays its checkers share (bubblewrap only): private, bounded
-replayed.py        replays' outcomes a worker keeps for its next checkers: a visible check replays once
-candidates.py      authoring only: an author's candidate answer swapped in (lessoncheck), never grading
-remote.py          one student process from the checker: frames, calls, callbacks, restarts
-faults.py          what can end a call to it (timeout, death, changed inputs, a sandbox that fails)
-canary.py          before a class: the grader proves its sandbox and its grading (fail closed)
-standins.py        what the checker holds for the student's functions and objects
-compile_events.py  what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence
-wire.py            the channel: plain data in frames, size-capped, linear-time parsing
-student_side.py    the student's process: definitions, then answers calls (untrusted)
-sandbox.py         the student's process in fresh namespaces (bubblewrap), caps, a fallback
-cgroup.py          the student's processes as one cgroup: pids, memory, cpu caps; freeze; kill
-workdir.py         the student's work folder on the host: files, bytes, depth measured; removed
-landlock.py        the second layer inside the sandbox
-verdict.py         points_of (how a cell becomes points) and status (which status wins)
-model.py           the result model: Status, Outcome; the records TestRecord, TestResult, Result
-gradebook.py       nbgrader's gradebook and the journal, the class an OUT holds across runs (parent only)
-overrides.py       an instructor's score for one row, with its reason: kept across regrades until removed
-outputs.py         grades.csv, tests.csv, feedback pages, the terminal table
-studentview.py     what a student may read of a row, decided once: feedback pages, Gradescope, check
-settings.py        every limit and default, declared once; a notebook's time budget
+core/        what every layer shares
+  model.py          the result model: Status, Outcome, CellState, ProcessEvent; the records TestRecord, Result
+  settings.py       every limit and default, declared once; Settings to and from plain data; a time budget
+  events.py         what the checker tells its worker, typed (Ready, Start, Restart, Tested, Diagnosed, Done)
+  faults.py         what can end a call to it (timeout, death, changed inputs, a sandbox that fails)
+  wire.py           the channel: plain data in frames, size-capped, linear-time parsing
+  studentcode.py    the student's code as text: definitions only, names it may not rebind
+  observer.py       what watches a check without deciding it: the one interface, a do-nothing default
+sandbox/     the student's process and its confinement
+  launch.py         the student's process in fresh namespaces (bubblewrap), caps, a fallback
+  cgroup.py         the student's processes as one cgroup: pids, memory, cpu caps; freeze; kill
+  landlock.py       the second layer inside the sandbox
+  workdir.py        the student's work folder on the host: files, bytes, depth measured; removed
+  student_side.py   the student's process: definitions, then answers calls (untrusted)
+  guard.py          an audit hook: the checker writes only in its job folder; a replay reads nothing of the student's
+checker/     the trusted process, where every point is decided
+  main.py           the checker: setup, references, tests, one typed event per test
+  spawn.py          a checker forked from a warm zygote (JAX imported once per worker)
+  remote.py         one student process from the checker: frames, calls, callbacks, restarts
+  standins.py       what the checker holds for the student's functions and objects
+  names.py          which names the checker binds: the exercises only, never the student's word
+  compile_events.py what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence
+  candidates.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
+diagnosis/   a plug-in (core/observer.py finds it by name): which known mistake a failed check behaves like
+  plugin.py         diagnosis plugged in: the only reader of a job's opaque diagnosis payload
+  diagnose.py       which known mistake a failed check's calls behave like, replayed in the checker
+  recording.py      a test's calls to the student's functions, kept to replay; when two results are the same
+  replayed.py       replays' outcomes a worker keeps for its next checkers: a visible check replays once
+  replay_cache.py   replays' compilations kept in the checker's memory, so a program compiles once
+  replay_folder.py  a run's folder of compiled replays its checkers share (bubblewrap only): private, bounded
+notebook/    one notebook
+  submissions.py    read a submission as a notebook and compare its tests (trusted side only)
+  attacks.py        code aimed at the grader, named (status tampered; decides no point)
+  plan.py           what runs where: the student's process gets the definitions, the checker the tests
+  watch.py          run its checker and watch it: records, restarts, the notebook's time
+  grade.py          one notebook, plain data in, a Result out: plan, watch, decide
+  verdict.py        points_of (how a cell becomes points) and status (which status wins)
+classroom/   a class
+  intake.py         what a download holds: student folders, Canvas and Moodle names, zips; lesson by exercises
+  classrun.py       a class: lessons built once, workers in parallel, the parent records
+  distribute.py     the same jobs on a Dask cluster's workers (--scheduler), the parent still records
+  canary.py         before a class: the grader proves its sandbox and its grading (fail closed)
+  gradebook.py      nbgrader's gradebook and the journal, the class an OUT holds across runs (parent only)
+  overrides.py      an instructor's score for one row, with its reason: kept across regrades until removed
+  outputs.py        grades.csv, tests.csv, feedback pages, the terminal table
+  studentview.py    what a student may read of a row, decided once: feedback pages, Gradescope, check
 """
 
 import importlib
 
-# The package's names, each from its room, imported when first used: importing one room (wire.py
-# in the student's process, model.py in the report) never pulls in the whole grader.
+# The package's names, each from its room, imported when first used: importing one room (core/wire.py
+# in the student's process, core/model.py in the report) never pulls in the whole grader.
 _EXPORTS = {
-    "grade": "classrun",
-    "Result": "model",
-    "TestResult": "model",
-    "Status": "model",
-    "Outcome": "model",
-    "print_table": "outputs",
-    "Limits": "settings",
-    "Settings": "settings",
+    "grade": "classroom.classrun",
+    "Result": "core.model",
+    "TestResult": "core.model",
+    "Status": "core.model",
+    "Outcome": "core.model",
+    "print_table": "classroom.outputs",
+    "Limits": "core.settings",
+    "Settings": "core.settings",
 }
 __all__ = list(_EXPORTS)
 

@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
-from ..grader.settings import Settings
+from ..grader.core.settings import Settings
 from .results import VISIBILITIES
 from .run import CONFIG
 

@@ -1,6 +1,6 @@
 """A graded notebook as Gradescope's ``results.json`` (pure: a ``Result`` in, a dict out).
 
-What a student may read is the student's view of the row (grader/studentview.py), which the
+What a student may read is the student's view of the row (grader/classroom/studentview.py), which the
 feedback page and ``check`` show too: the status of the visible checks, the notes, each visible
 check's outcome, message and printed lines; a hidden check's passed or failed and nothing else
 (never its message, inputs, expected values or code). The fields are those of Gradescope's
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from ..grader.model import Result
-from ..grader.studentview import Check, StudentView, student_view
+from ..grader.core.model import Result
+from ..grader.classroom.studentview import Check, StudentView, student_view
 from ..mistakes import sentence
-from ..grader.settings import SHOWN_OUTPUT_CHARS
+from ..grader.core.settings import SHOWN_OUTPUT_CHARS
 from ..textsafe import printable
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")  # Gradescope's options

@@ -6,7 +6,7 @@
 marks, the latter remembered from setup.sh's run in the same image), finds the upload's notebook
 whatever its name, and grades it with ``grade_notebook``, the code path of ``grade`` and ``check``.
 
-Who writes what: the student's code runs in its own sandboxed process (grader/sandbox.py) with its
+Who writes what: the student's code runs in its own sandboxed process (grader/sandbox/launch.py) with its
 own work folder under this process's temporary folder; ``/autograder/results`` is not in its
 sandbox, and results.json is written here only after grading, when no student process is left:
 this process is the child subreaper of everything grading starts (a student's double fork and
@@ -31,11 +31,12 @@ import time
 from pathlib import Path
 
 from .. import notebooks
-from ..grader import canary, sandbox
-from ..grader.classrun import load_lessons
-from ..grader.model import Status
-from ..grader.run import grade_notebook
-from ..grader.settings import MAX_NOTEBOOK_BYTES, Limits, Settings
+from ..grader.classroom import canary
+from ..grader.sandbox import launch as sandbox
+from ..grader.classroom.classrun import load_lessons
+from ..grader.core.model import Status
+from ..grader.notebook.grade import grade_notebook
+from ..grader.core.settings import MAX_NOTEBOOK_BYTES, Limits, Settings
 from ..textsafe import printable
 from .results import no_notebook_json, results_json
 
@@ -126,7 +127,7 @@ def end_descendants(rounds: int = 200) -> bool:
     student's, whatever session or group it made) and reap them; True once none is left."""
     import signal
 
-    from ..grader.spawn import stop_zygotes
+    from ..grader.checker.spawn import stop_zygotes
 
     stop_zygotes()
     for _ in range(rounds):

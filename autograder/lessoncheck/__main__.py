@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         return check(args.notebook.resolve())
     if args.command == "try":
         return try_answers(args.notebook.resolve(), args.candidates.resolve(), args.emulation)
-    from ..grader.run import notebook_seed
+    from ..grader.notebook.grade import notebook_seed
 
     lesson = Path(args.lesson).stem
     seeds = args.seed or [notebook_seed(i, "sweep", lesson) for i in range(args.first, args.first + args.seeds)]

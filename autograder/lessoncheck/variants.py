@@ -28,11 +28,11 @@ def grade_variants(
     ``candidates`` then ``alternatives``); ``solution_tests=False`` skips grading the solution itself
     (its records then stay "skipped"). ``seed`` is the ``GRADING_SEED`` the hidden tests see, as
     ``grade`` gives each notebook its own."""
-    from ..grader.plan import build_plan
-    from ..grader.plugin import payload_of
-    from ..grader.run import run_variants
-    from ..grader.settings import Settings
-    from ..grader.studentcode import Protected, definitions_only
+    from ..grader.notebook.plan import build_plan
+    from ..grader.diagnosis.plugin import payload_of
+    from ..grader.notebook.watch import run_variants
+    from ..grader.core.settings import Settings
+    from ..grader.core.studentcode import Protected, definitions_only
 
     source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
     release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)

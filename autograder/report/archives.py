@@ -32,8 +32,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..grader.intake import CANVAS, MOODLE
-from ..grader.model import Result, Status
+from ..grader.classroom.intake import CANVAS, MOODLE
+from ..grader.core.model import Result, Status
 from ..textsafe import printable
 from ..words import plural
 

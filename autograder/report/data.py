@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..grader.model import GRADED, Outcome
+from ..grader.core.model import GRADED, Outcome
 
 STATUSES = tuple(str(s) for s in GRADED)  # a grades.csv row's status (a grader-error row is never written)
 OUTCOMES = {str(o) for o in Outcome}

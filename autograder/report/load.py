@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..grader.model import Result, Status
+from ..grader.core.model import Result, Status
 from ..textsafe import csv_forms, name_cell, safe_csv_cell
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 

@@ -11,7 +11,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..grader.model import Outcome, exercise_of
+from ..grader.core.model import Outcome, exercise_of
 from .data import STATUSES, Check, ClassData, Row
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from . import events
-from .faults import StudentDied, StudentTimeout, first_line
+from ..core import events
+from ..core.faults import StudentDied, StudentTimeout, first_line
 from .standins import StudentFunction
 
 

@@ -11,7 +11,7 @@ did, never a grade by itself.
 
 from __future__ import annotations
 
-from .settings import MAX_COMPILES  # (student_side.MAX_COMPILES is its sandboxed copy)
+from ..core.settings import MAX_COMPILES  # (student_side.MAX_COMPILES is its sandboxed copy)
 
 
 def compile_events(reported) -> list[tuple[str, float]]:

@@ -1,6 +1,6 @@
 """The trusted checker: one process per notebook, where every point is decided.
 
-    python -m autograder.grader.checker < job.frame     (run.py starts it through spawn.py: a fork
+    python -m autograder.grader.checker.main < job.frame     (notebook/watch.py starts it through spawn.py: a fork
                                                          of a warm zygote; model.CheckerJob as a
                                                          wire frame in, events as frames out)
 
@@ -32,17 +32,17 @@ import sys
 import time
 from pathlib import Path
 
-from . import sandbox
-from . import events, observer, wire
-from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
-from .model import CellState, CheckerJob, Happened, ProcessEvent
+from ..sandbox import launch as sandbox
+from ..core import events, observer, wire
+from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
+from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
 from .names import shadowed
 from .remote import Student
 from .standins import StudentFunction
-from .settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Settings
-from .workdir import empty, manifest, over_limit
+from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Settings
+from ..sandbox.workdir import empty, manifest, over_limit
 
-EMULATION = Path(__file__).resolve().parent.parent / "emulate_precision.py"
+EMULATION = Path(__file__).resolve().parents[2] / "emulate_precision.py"
 
 
 class CappedText(io.TextIOBase):
@@ -97,7 +97,7 @@ class Checker:
             contract=job.contract,
             watch=self._work_folder_over,
             inputs_digest=lambda: manifest(self.inputs),
-            on_restart=lambda: self.emit(events.Restart()),  # run.py's watchdog waits longer
+            on_restart=lambda: self.emit(events.Restart()),  # watch.py's watchdog waits longer
             observer=self.observer,
         )
         self.max_output = s.max_output_chars

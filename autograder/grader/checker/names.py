@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import builtins
 
-from .settings import READY_NAMES
-from ..textsafe import printable
+from ..core.settings import READY_NAMES
+from ...textsafe import printable
 
 
 def contract_names(defined, contract: list[str]) -> tuple[list[str], list[str]]:

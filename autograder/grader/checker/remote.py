@@ -21,14 +21,14 @@ import time
 
 import numpy as np
 
-from . import wire
-from .cgroup import process_tree
+from ..core import wire
+from ..sandbox.cgroup import process_tree
 from .compile_events import compile_events
-from .faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
-from .model import Happened, ProcessEvent
-from .observer import Observer
+from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
+from ..core.model import Happened, ProcessEvent
+from ..core.observer import Observer
 from .names import contract_names
-from .settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
+from ..core.settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
 
 
 # What a student's code may read on an object the checker lent it: a method the contract calls on results

@@ -23,20 +23,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .settings import NO_ZYGOTE_ENV
+from ..core.settings import NO_ZYGOTE_ENV
 
-PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-CHECKER_MAIN = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import checker_main; checker_main()"
-)
-ZYGOTE_MAIN = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.spawn import serve; serve()"
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
+_FIRST = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker.spawn import "
+CHECKER_MAIN = _FIRST + "checker_main; checker_main()"
+ZYGOTE_MAIN = _FIRST + "serve; serve()"
 JOB_FOLDER_ENV = "COURSE_JOB_FOLDER"  # the one folder a checker writes in (guard.confine)
 PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE", JOB_FOLDER_ENV)  # set in each checker after the fork
 # the worker's environment a checker keeps (an allowlist: no secret of the grader's reaches the
 # tests' code, nor through it a student's page): the locale, the search path, the accelerator's
 KEPT_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "LD_LIBRARY_PATH")
 KEPT_PREFIXES = ("JAX_", "XLA_", "TPU_", "LIBTPU_", "PJRT_", "CUDA_", "NVIDIA_", "NCCL_", "TF_CPP_")
-WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker", "autograder.grader.observer")
+WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker.main", "autograder.grader.core.observer")
 
 
 def limit_and_tie(memory_cap: int) -> None:
@@ -63,7 +62,7 @@ def _die_with_parent() -> None:
 
 
 class Forked:
-    """A checker forked by the zygote, as much of ``subprocess.Popen`` as run.py uses."""
+    """A checker forked by the zygote, as much of ``subprocess.Popen`` as notebook/watch.py uses."""
 
     def __init__(self, zygote: Zygote, pid: int, stdin, stdout):
         self.zygote, self.pid, self.stdin, self.stdout = zygote, pid, stdin, stdout
@@ -147,7 +146,7 @@ def stop_zygotes() -> None:
 def checker_env(home: Path, emulation: str) -> dict:
     """The checker's environment: of this worker's, only the allowlisted (KEPT_ENV, KEPT_PREFIXES),
     with the checker's own home, configuration and working folder (none of them a student's; home
-    is ``checker`` in its job folder, run.py, the one folder it writes in), and no folder of
+    is ``checker`` in its job folder, notebook/watch.py, the one folder it writes in), and no folder of
     compiled programs (JAX_COMPILATION_CACHE_DIR): one the student's process could write, as in the
     fallback without namespaces, would run its executables in the checker (its replays'
     compilations are kept in its memory and, under bubblewrap only, in the run's private folder:
@@ -172,11 +171,11 @@ def checker_main() -> None:
     """A checker's first code, forked or started: its writes confined to its job folder, the run's
     folder of compiled replays and its student's cgroup (guard.confine) before the checker's first
     line, then the checker. No job folder named: it stops (never an unconfined checker)."""
-    from . import cgroup, guard
+    from ..sandbox import cgroup, guard
 
     roots = [os.environ[JOB_FOLDER_ENV], *(str(p) for p in cgroup.cgroup_roots().values())]
     guard.confine(roots)
-    from .checker import main
+    from .main import main
 
     main()
 
@@ -209,7 +208,7 @@ def serve() -> None:
 
     for name in WARM:
         importlib.import_module(name)
-    sys.modules["autograder.grader.observer"].plugin()  # the diagnosis plug-in too, where it is installed
+    sys.modules["autograder.grader.core.observer"].plugin()  # the diagnosis plug-in too, where it is installed
     sock = socket.socket(fileno=int(sys.argv[2]))
     while True:
         try:

@@ -11,8 +11,8 @@ import os
 import numpy as np
 
 from .compile_events import replay_compiles
-from .faults import InputsChanged
-from .model import Happened, ProcessEvent
+from ..core.faults import InputsChanged
+from ..core.model import Happened, ProcessEvent
 
 
 def matmul_precision():

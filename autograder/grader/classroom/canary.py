@@ -24,14 +24,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import sandbox
-from .faults import SandboxFault, StudentDied, StudentTimeout
-from .remote import Student
-from .settings import CANARY_MIN_SECONDS, Budget, Settings
-from .spawn import stop_zygotes
+from ..sandbox import launch as sandbox
+from ..core.faults import SandboxFault, StudentDied, StudentTimeout
+from ..checker.remote import Student
+from ..core.settings import CANARY_MIN_SECONDS, Budget, Settings
+from ..checker.spawn import stop_zygotes
 
 CANARY_CELL = "import jax.numpy as jnp\n\ndef canary(values):\n    return float(jnp.asarray(values).sum())\n"
-HERE = Path(__file__).resolve().parent
+GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
 
 
 class CanaryFailed(Exception):
@@ -48,7 +48,7 @@ def process_canary(settings: Settings, repository: Path) -> None:
     """A trivial student process, started and called exactly as a student's is; CanaryFailed if not."""
     prelude = []
     if settings.emulation != "none":
-        prelude = [(HERE.parent / "emulate_precision.py").read_text()]
+        prelude = [(GRADER.parent / "emulate_precision.py").read_text()]
     init = {"op": "init", "prelude": prelude, "cells": [["canary", CANARY_CELL]], "names": ["canary"]}
     job_dir = Path(tempfile.mkdtemp(prefix="course-canary-"))
     os.chmod(job_dir, 0o700)
@@ -82,7 +82,7 @@ def process_canary(settings: Settings, repository: Path) -> None:
         ) from None
     finally:
         student.stop()
-        from .workdir import remove_tree
+        from ..sandbox.workdir import remove_tree
 
         remove_tree(job_dir)
 
@@ -94,8 +94,8 @@ def _cache_path() -> Path:
 
 def _solution_key(lesson, settings: Settings) -> str:
     h = hashlib.sha256()
-    for path in sorted(HERE.glob("*.py")) + [HERE.parent / "emulate_precision.py"]:
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(GRADER.rglob("*.py")) + [GRADER.parent / "emulate_precision.py"]:
+        h.update(str(path.relative_to(GRADER.parent)).encode() + b"\0" + path.read_bytes())
     h.update(json.dumps(dataclasses.asdict(lesson), sort_keys=True, default=str).encode())
     h.update(json.dumps([settings.emulation, settings.to_dict()["limits"]], sort_keys=True).encode())
     h.update(f"{sys.version}\0{sys.executable}\0{os.path.realpath(sys.executable)}".encode())
@@ -104,8 +104,8 @@ def _solution_key(lesson, settings: Settings) -> str:
 
 def solution_canary(lesson, settings: Settings, repository: Path) -> None:
     """The lesson's solution, graded as a student's notebook, gets full marks; CanaryFailed if not."""
-    from ..notebooks import fill_answers
-    from .run import grade_notebook
+    from ...notebooks import fill_answers
+    from ..notebook.grade import grade_notebook
 
     key = _solution_key(lesson, settings)
     cache = _cache_path()

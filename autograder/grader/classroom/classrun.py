@@ -1,9 +1,8 @@
 """Grade a class: every notebook of every student, in parallel worker processes.
 
-The parent finds the submissions, builds each lesson once (nbgrader's generate_assignment, which
-also fills the gradebook), hands each worker plain data (the lesson's notebooks as text, the
-submission's bytes, the settings) and alone records what comes back: gradebook, journal, CSVs,
-feedback, ``run.json`` (how the grades were made).
+The parent finds the submissions, builds each lesson once (nbgrader's generate_assignment, which also fills
+the gradebook), hands each worker plain data (the lesson's notebooks as text, the submission's bytes, the
+settings) and alone records what comes back: gradebook, journal, CSVs, feedback, ``run.json``.
 
 An OUT is a class across runs: a rerun into it grades its own scope (students, lessons) and merges
 with the rest of the journal (gradebook.py), keeps the first run's seed unless ``--seed`` is given,
@@ -30,24 +29,25 @@ from pathlib import Path
 
 import nbformat
 
-from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
-from ..mistakes import path_of as mistakes_path
-from ..notebooks import lesson_answer_ids, lessons
-from . import observer, overrides, sandbox
+from ...config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ...mistakes import path_of as mistakes_path
+from ...notebooks import lesson_answer_ids, lessons
+from ...textsafe import printable
+from ...words import plural
+from ..core import observer
+from ..core.model import Job, Result, Status
+from ..core.settings import Settings
+from ..notebook.grade import Lesson, grade_job, notebook_seed
+from ..sandbox import launch as sandbox
+from . import intake, overrides
 from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest, fingerprint
-from .model import Job, Result, Status
 from .outputs import write_outputs
-from .run import Lesson, grade_job, notebook_seed
-from .settings import Settings
-from ..textsafe import printable
-from ..words import plural
-from . import intake
 
 
 def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesson]:
     """Each lesson's source, the release nbgrader makes of it now (which also records its grade
     cells in the gradebook at ``db_path``) and the committed notebooks/ (what students downloaded)."""
-    from ..release import generate, prepare_course
+    from ...release import generate, prepare_course
 
     with tempfile.TemporaryDirectory(prefix="course-template-") as tmp:
         course = Path(tmp)
@@ -268,7 +268,7 @@ def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = f
 
 
 def report(out: Path, shown: list[Result], quiet: bool) -> None:
-    from ..report import build_report, from_results, write_exports
+    from ...report import build_report, from_results, write_exports
 
     data = from_results(out, shown)  # the class just written, not read back from OUT/
     write_exports(out, data=data)

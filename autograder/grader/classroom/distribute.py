@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT
+from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT
 
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
@@ -150,8 +150,8 @@ def _allowed_failures(dask_scheduler) -> int:
 
 def _describe_worker() -> dict:
     """On a worker: what it will grade with."""
-    from . import sandbox
-    from ..config import ROOT
+    from ..sandbox import launch as sandbox
+    from ...config import ROOT
 
     return {"sandbox": sandbox.describe(), "python": sys.version.split()[0], "course": str(ROOT)}
 
@@ -187,9 +187,9 @@ def grade_on_worker(job: dict) -> dict:
     """The task: ``run.grade_job`` on a worker. The sandbox keeps the course checkout off
     the student's read-only Python; on a worker that is this worker's own checkout when the
     parent's path does not exist here (no shared filesystem)."""
-    from ..config import ROOT
-    from .observer import plugin
-    from .run import grade_job
+    from ...config import ROOT
+    from ..core.observer import plugin
+    from ..notebook.grade import grade_job
 
     if plugin() is not None:  # a worker: its own folder of compiled replays, made when first needed (replay_folder.py)
         plugin().adopt("")

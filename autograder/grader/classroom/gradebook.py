@@ -18,8 +18,8 @@ import json
 import os
 from pathlib import Path
 
-from .model import Result
-from .settings import Settings
+from ..core.model import Result
+from ..core.settings import Settings
 
 
 class GradebookWriter:
@@ -132,7 +132,7 @@ NOT_GRADING = ("jobs", "seed")  # how many notebooks at once; the seed is compar
 @functools.lru_cache(maxsize=1)
 def grader_version() -> str:
     """A SHA-256 of the grading code as it is on disk (a fix in the grader regrades the class)."""
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parents[2]  # autograder/
     h = hashlib.sha256()
     for path in sorted({p for pattern in GRADING_CODE for p in package.glob(pattern)}):
         h.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")

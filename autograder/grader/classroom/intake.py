@@ -51,12 +51,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..notebooks import answer_ids, match_lessons
-from ..textsafe import printable
-from ..words import human_bytes
-from .settings import MAX_FOLDER_DEPTH, MAX_NAME_CHARS, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT, MAX_STUDENT_BYTES
-from .wire import whole_text
-from .submissions import parse_notebook
+from ...notebooks import answer_ids, match_lessons
+from ...textsafe import printable
+from ...words import human_bytes
+from ..core.settings import (
+    MAX_FOLDER_DEPTH,
+    MAX_NAME_CHARS,
+    MAX_NOTEBOOK_BYTES,
+    MAX_NOTEBOOKS_PER_STUDENT,
+    MAX_STUDENT_BYTES,
+)
+from ..core.wire import whole_text
+from ..notebook.submissions import parse_notebook
 
 CANVAS = re.compile(r"^(?P<name>.+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
 MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<file>.*)$")

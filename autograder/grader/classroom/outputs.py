@@ -13,13 +13,13 @@ import datetime
 import json
 from pathlib import Path
 
-from .model import Result
-from .model import STATUSES
-from ..textsafe import name_cell
-from ..textsafe import printable
-from ..mistakes import lookup
-from ..notebooks import lesson_title
-from ..report.templating import render
+from ..core.model import Result
+from ..core.model import STATUSES
+from ...textsafe import name_cell
+from ...textsafe import printable
+from ...mistakes import lookup
+from ...notebooks import lesson_title
+from ...report.templating import render
 from .studentview import student_view
 
 

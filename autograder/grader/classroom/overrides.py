@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from .model import Result
+from ..core.model import Result
 
 FILE = "overrides.jsonl"
 

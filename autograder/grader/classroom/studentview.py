@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Outcome, Result, TestResult, exercise_of
-from .verdict import HIDDEN_FAILED
+from ..core.model import Outcome, Result, TestResult, exercise_of
+from ..notebook.verdict import HIDDEN_FAILED
 
 
 def shown_outcome(t: TestResult) -> str:

@@ -1,4 +1,4 @@
-"""The checker's events to the worker that watches it (run.py), typed: one frozen record per kind,
+"""The checker's events to the worker that watches it (notebook/watch.py), typed: one frozen record per kind,
 sent as a wire frame ``{"event": kind, ...its fields}``. ``parse`` turns a frame back into its
 record, or None when it is not one (an unknown kind, a missing field, a field of another type):
 the watchdog reads only records whose every field it has checked.

@@ -60,7 +60,7 @@ class CellState(StrEnum):
 
 class ProcessEvent(StrEnum):
     """What happened to the student's process during a cell, named where it happened (cgroup.py,
-    workdir.py, remote.py, standins.py, the checker, run.py). Outcomes and statuses are decided from
+    workdir.py, remote.py, standins.py, the checker, notebook/watch.py). Outcomes and statuses are decided from
     these kinds; ``MESSAGES`` holds their words, read only to show them to people."""
 
     PROCESS_LIMIT = "process-limit"  # the cgroup's pids.max was hit
@@ -164,7 +164,7 @@ class Job:
 
 @dataclass(frozen=True)
 class CheckerJob:
-    """What run.py hands a notebook's trusted checker (one wire frame on its stdin): the plan's
+    """What notebook/watch.py hands a notebook's trusted checker (one wire frame on its stdin): the plan's
     cells and tests, the folders, the settings (settings.Settings' fields) and the time left."""
 
     settings: dict

@@ -15,7 +15,8 @@ import importlib
 
 # The plug-in's modules: where one of them is missing, grading goes on without diagnosis.
 PLUGIN_NAMES = ("plugin", "diagnose", "recording", "replayed", "replay_cache", "replay_folder")
-PLUGIN_MODULES = tuple(f"{__package__}.{m}" for m in PLUGIN_NAMES)
+PLUGIN_PACKAGE = __package__.rpartition(".")[0] + ".diagnosis"  # autograder.grader.diagnosis
+PLUGIN_MODULES = (PLUGIN_PACKAGE, *(f"{PLUGIN_PACKAGE}.{m}" for m in PLUGIN_NAMES))
 
 
 class Observer:
@@ -66,7 +67,7 @@ class Observer:
 def plugin():
     """The diagnosis plug-in's module (plugin.py), or None where its modules are not installed."""
     try:
-        return importlib.import_module(".plugin", __package__)
+        return importlib.import_module(".plugin", PLUGIN_PACKAGE)  # the one import upward, by name
     except ModuleNotFoundError as exc:
         if exc.name in PLUGIN_MODULES:
             return None

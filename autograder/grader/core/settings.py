@@ -13,8 +13,8 @@ GiB = 2**30
 # -- The grader's internal limits and intervals: not options, each explained here and used from here.
 # (wire.py's frame caps, MAX_FRAME, MAX_DEPTH and MAX_ITEMS, and student_side.py's MAX_COMPILES stay in
 # those files: they run alone inside the sandbox, where this module is not importable.)
-CHECKER_GRACE = 30.0  # seconds run.py's watchdog allows a checker beyond a cell's own limit
-SETUP_CELLS = 2  # cells' time run.py's watchdog allows a checker's setup and the student's definitions
+CHECKER_GRACE = 30.0  # seconds notebook/watch.py's watchdog allows a checker beyond a cell's own limit
+SETUP_CELLS = 2  # cells' time watch.py's watchdog allows a checker's setup and the student's definitions
 VARIANT_CELLS = 4  # cells' time it allows one authoring variant (lessoncheck: definitions, tests, restore)
 CANARY_MIN_SECONDS = 60.0  # the canary's cell and notebook time at least, whatever --timeout says
 ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
@@ -33,7 +33,7 @@ MAX_COMPILES = 256  # compile events one call may report (compile_events.py)
 READY_NAMES = 10_000  # entries of a student process's ready message read; more are named as forged (remote.py)
 FORGED_NAMES = 20  # forged names a row's record keeps, each cut to 60 characters (remote.py)
 STUDENT_LOG_LINES = 200  # lines of the student process's stderr the checker keeps (remote.py)
-LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checker.py)
+LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checker/main.py)
 SHOWN_OUTPUT_CHARS = 2000  # of a failed visible check's printed lines on its feedback page (verdict.py)
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (distribute.py)
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice

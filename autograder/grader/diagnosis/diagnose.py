@@ -38,17 +38,12 @@ import resource
 import signal
 import time
 
-from .guard import guarded
+from ..sandbox.guard import guarded
 from .replay_cache import kept
 from .replayed import Exchange
 from .recording import Call, Unreplayable, agrees, described, differs, path_digest, plain_copy, untimed
-from .standins import StudentFunction
-from .settings import (
-    DIAGNOSIS_CALL_SECONDS,
-    DIAGNOSIS_MARGIN,
-    DIAGNOSIS_MEMORY_BYTES,
-    DIAGNOSIS_SECONDS,
-)
+from ..checker.standins import StudentFunction
+from ..core.settings import DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_MEMORY_BYTES, DIAGNOSIS_SECONDS
 
 UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
 

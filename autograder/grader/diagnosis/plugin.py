@@ -17,18 +17,19 @@ import contextlib
 import os
 from pathlib import Path
 
-from . import events, replay_cache, replay_folder, replayed
+from ..core import events
+from . import replay_cache, replay_folder, replayed
 from .diagnose import Diagnoser
-from .model import CellState
-from . import observer as base
-from .observer import Observer
+from ..core.model import CellState
+from ..core import observer as base
+from ..core.observer import Observer
 from .recording import Recorder
 
 
 def lesson_payload(source_nb, library: str, lesson: str) -> dict:
     """A lesson's diagnosis from its source notebook and its mistakes.py text ({}: none)."""
-    from ..mistakes import for_diagnosis
-    from ..mistakes import parse as parse_mistakes
+    from ...mistakes import for_diagnosis
+    from ...mistakes import parse as parse_mistakes
 
     mistakes = for_diagnosis(parse_mistakes(library, lesson)) if library else []
     return payload_of(source_nb, mistakes)
@@ -36,8 +37,8 @@ def lesson_payload(source_nb, library: str, lesson: str) -> dict:
 
 def payload_of(source_nb, mistakes: list[dict]) -> dict:
     """The same from the mistakes as autograder.mistakes.for_diagnosis gives them."""
-    from ..notebooks import cell_grade_id
-    from .studentcode import definitions_only
+    from ...notebooks import cell_grade_id
+    from ..core.studentcode import definitions_only
 
     if not mistakes:
         return {}

@@ -21,8 +21,8 @@ from pathlib import PurePath
 
 import numpy as np
 
-from .settings import DIAGNOSIS_ATOL, DIAGNOSIS_RTOL, MAX_RECORDED_BYTES, MAX_RECORDED_CALLS
-from .wire import MAX_DEPTH as WIRE_DEPTH
+from ..core.settings import DIAGNOSIS_ATOL, DIAGNOSIS_RTOL, MAX_RECORDED_BYTES, MAX_RECORDED_CALLS
+from ..core.wire import MAX_DEPTH as WIRE_DEPTH
 
 MAX_DEPTH = WIRE_DEPTH  # what the wire carries nests no deeper
 SCALARS = (type(None), bool, int, float, complex, str, bytes)
@@ -125,7 +125,7 @@ def paths_in(value, cwd: str) -> list[str]:  # only the checker's inputs are rep
 
 def path_digest(path: str) -> str:
     """What a checker-owned input file or folder holds now (re-verified before a replay)."""
-    from .workdir import manifest
+    from ..sandbox.workdir import manifest
 
     if os.path.isdir(path):
         return manifest(path)

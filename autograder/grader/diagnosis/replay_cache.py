@@ -29,9 +29,9 @@ import contextlib
 import signal
 import threading
 
-from . import guard
+from ..sandbox import guard
 from .replay_folder import Folder, private
-from .settings import COMPILE_CACHE_BYTES
+from ..core.settings import COMPILE_CACHE_BYTES
 
 
 class MemoryCache:

@@ -4,7 +4,7 @@ A diagnosis's compilations (replay_cache.py) depend only on trusted code and on 
 dtypes, so the checkers of one run share them: the second student whose hidden check draws the
 same shapes finds the programs the first one's replays compiled. They are executables that the
 trusted checker loads and runs, so no student's process may ever write them:
-- only where the student's process has namespaces of its own (bubblewrap): under sandbox.py's
+- only where the student's process has namespaces of its own (bubblewrap): under sandbox/launch.py's
   fallback it is this user and could write any folder of this user's, and there is no folder (a
   checker whose job names one while its student is not namespaced stops as the grader's fault);
 - made by the run (``run_folder``, classrun.py: handed to its pool workers by their initializer,
@@ -31,9 +31,9 @@ import os
 import stat
 import threading
 
-from . import guard
-from .settings import COMPILED_FOLDER_BYTES
-from .workdir import new_job_dir, release_job_dir
+from ..sandbox import guard
+from ..core.settings import COMPILED_FOLDER_BYTES
+from ..sandbox.workdir import new_job_dir, release_job_dir
 
 
 class Folder:

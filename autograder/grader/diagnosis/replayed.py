@@ -20,10 +20,10 @@ Trust: a student's process that could write its checker's event pipe could make 
 feedback name a wrong mistake (never a point: a diagnosis only adds names to a record already
 final). It cannot where the student's process has namespaces of its own (bubblewrap: its only
 channel is two pipes to its checker), so outcomes are shared only there (``shareable``); under
-sandbox.py's fallback each checker keeps its own. Bounded: SHARED_OUTCOME_BYTES an outcome,
+sandbox/launch.py's fallback each checker keeps its own. Bounded: SHARED_OUTCOME_BYTES an outcome,
 SHARED_OUTCOMES_BYTES a lesson in one worker (the oldest out first), SHARED_OUTCOME_LESSONS lessons. A checker
 whose student's process is not namespaced although its worker's probe said it would be stops as
-the grader's fault (checker.py), and one whose setup did not finish shares nothing.
+the grader's fault (checker/main.py), and one whose setup did not finish shares nothing.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ import json
 import threading
 
 from .recording import size_of
-from .settings import SHARED_OUTCOME_BYTES, SHARED_OUTCOME_LESSONS, SHARED_OUTCOMES_BYTES
-from .wire import Decoder, Encoder
+from ..core.settings import SHARED_OUTCOME_BYTES, SHARED_OUTCOME_LESSONS, SHARED_OUTCOMES_BYTES
+from ..core.wire import Decoder, Encoder
 
 
 class Store:
@@ -129,7 +129,7 @@ def scope(setup: str, checker_cells: list, references: list, mistakes: list, emu
 
 def shareable() -> bool:
     """Whether the student's processes here have namespaces of their own (see Trust above)."""
-    from .sandbox import bwrap_works
+    from ..sandbox.launch import bwrap_works
 
     return bwrap_works() == ""
 

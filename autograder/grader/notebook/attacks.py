@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from .studentcode import Protected, cell_python, root_name
+from ..core.studentcode import Protected, cell_python, root_name
 
 # Attribute names with no use in these exercises but every use in an attack on the grader.
 SUSPICIOUS_ATTRS = {

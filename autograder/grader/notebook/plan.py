@@ -14,10 +14,10 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from ..notebooks import cell_grade_id, is_hidden, is_test, points
+from ...notebooks import cell_grade_id, is_hidden, is_test, points
 from .attacks import static_attacks
-from .studentcode import Protected, definitions_only, parse_error
-from ..textsafe import printable
+from ..core.studentcode import Protected, definitions_only, parse_error
+from ...textsafe import printable
 from .submissions import tampering
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import nbformat
 
-from ..notebooks import cell_grade_id, is_test
-from ..textsafe import printable
-from .settings import MAX_NOTEBOOK_BYTES
+from ...notebooks import cell_grade_id, is_test
+from ...textsafe import printable
+from ..core.settings import MAX_NOTEBOOK_BYTES
 
 
 def parse_notebook(raw: bytes):

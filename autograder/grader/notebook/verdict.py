@@ -7,9 +7,9 @@ plain values out.
 
 from __future__ import annotations
 
-from .model import PRECEDENCE, CellState, Happened, Outcome, Result, Status, TestRecord, TestResult
+from ..core.model import PRECEDENCE, CellState, Happened, Outcome, Result, Status, TestRecord, TestResult
 from .plan import TestStep
-from .settings import SHOWN_OUTPUT_CHARS
+from ..core.settings import SHOWN_OUTPUT_CHARS
 
 
 HIDDEN_FAILED = "failed (the hidden test's details are not shown)"

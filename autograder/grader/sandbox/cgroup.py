@@ -23,9 +23,9 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .model import ProcessEvent
-from .settings import FREEZE_WAIT, Limits
-from ..words import human_bytes, plural
+from ..core.model import ProcessEvent
+from ..core.settings import FREEZE_WAIT, Limits
+from ...words import human_bytes, plural
 
 V2 = Path("/sys/fs/cgroup")
 CONTROLLERS = ("pids", "memory", "cpu")

@@ -1,4 +1,4 @@
-"""Landlock, the second layer of the student's sandbox (first: the namespaces of sandbox.py).
+"""Landlock, the second layer of the student's sandbox (first: the namespaces of sandbox/launch.py).
 
 An unprivileged Linux security module (5.13+) that binds root too. The student process applies it
 to itself before any student code runs (student_side.py, with ``COURSE_LANDLOCK_RW`` naming the one

@@ -34,11 +34,12 @@ from pathlib import Path
 
 from . import cgroup as cgroups
 from .cgroup import Cgroup, new_cgroup
-from .settings import Limits
-from ..words import human_bytes
+from ..core.settings import Limits
+from ...words import human_bytes
 
-HERE = Path(__file__).resolve().parent
-SANDBOX_FILES = ("student_side.py", "wire.py", "landlock.py")
+GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
+# copied side by side into the sandbox's code folder, where student_side.py imports the other two
+SANDBOX_FILES = ("sandbox/student_side.py", "core/wire.py", "sandbox/landlock.py")
 UNPRIVILEGED = 65534
 
 
@@ -250,7 +251,7 @@ def prepare(
     code_dir = job_dir / "sandbox-code"
     code_dir.mkdir(exist_ok=True)
     for name in SANDBOX_FILES:
-        shutil.copy(HERE / name, code_dir / name)
+        shutil.copy(GRADER / name, code_dir / Path(name).name)
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": str(workdir),

@@ -1,5 +1,5 @@
 """The student's process: runs the lesson's setup and the student's definitions, then answers
-calls. It runs inside the sandbox (see sandbox.py) as a plain script, next to a read-only copy of
+calls. It runs inside the sandbox (see sandbox/launch.py) as a plain script, next to a read-only copy of
 wire.py, and talks to the trusted checker over its stdin and stdout only (frames of wire.py).
 
 Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
@@ -20,7 +20,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# started with -I -S (sandbox.py): no .pth file ran; the site-packages folders are plain entries
+# started with -I -S (sandbox/launch.py): no .pth file ran; the site-packages folders are plain entries
 sys.path += [p for p in os.environ.get("COURSE_SITE_PATHS", "").split(os.pathsep) if p and p not in sys.path]
 import wire  # noqa: E402  (the copy beside this file)
 

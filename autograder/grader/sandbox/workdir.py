@@ -17,8 +17,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .model import ProcessEvent
-from .settings import MAX_FOLDER_DEPTH as MAX_DEPTH
+from ..core.model import ProcessEvent
+from ..core.settings import MAX_FOLDER_DEPTH as MAX_DEPTH
 
 
 def held_open(pids, device: int, seen: set) -> int:
