@@ -69,9 +69,9 @@ def test_interrupt_keeps_finished_grades_and_rerun_resumes(tmp_path):
         "c_blank": ("0", "ok"),
     }
 
-    t0 = time.perf_counter()
-    quick = run(cmd)
+    grades_before = (out / "grades.csv").read_text()
+    quick = run(cmd)  # "already graded" is said only of a row taken from the journal, not run again
     assert quick.returncode == 0 and quick.stderr.count("already graded") == 3
-    assert time.perf_counter() - t0 < 60, "a finished class is not regraded"
+    assert (out / "grades.csv").read_text() == grades_before
     forced = run(cmd + ["--force"])
     assert forced.returncode == 0 and "already graded" not in forced.stderr
