@@ -21,7 +21,7 @@ from conftest import ROOT, source_nb, student_nb
 PROBE = r"""
 import json, os, sys
 import numpy as np
-from autograder.grader import replay_cache
+from autograder.grader.diagnosis import replay_cache
 from autograder.grader.diagnosis.diagnose import Diagnoser
 from autograder.grader.diagnosis.recording import Recorder, plain_copy
 

@@ -441,7 +441,7 @@ def test_the_checker_never_reads_a_folder_of_compiled_programs(monkeypatch, tmp_
 BLOCKED = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from autograder.grader import observer
+from autograder.grader.core import observer
 from autograder.grader.notebook.grade import Lesson, grade_notebook
 from autograder.grader.core.settings import Settings
 work = json.load(open(sys.argv[2]))
