@@ -736,4 +736,126 @@ def evaluate_precision_policies(seed=0):
                                        (32768, 32768, 16384), (0, 0, 256))]
 """,
     },
+    # -------------------------------------------- emulated_bf16_accumulation
+    {
+        "id": "first-product-unrounded",
+        "function": "emulated_bf16_accumulation",
+        "name": "running sum starts at the first product, left unrounded",
+        "explanation": "Your running sum starts from the first product itself instead of from 0, and that first product is never rounded to bfloat16 on its own: with a single product (K of 1) your result is the exact float32 product, not a bfloat16 number. In the contract the sum starts at 0 and every addition, the first one included, is rounded to bfloat16. Revisit the contract's starting value and when the rounding happens.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
+        "why": "acc = p0 (float32, unrounded), then acc = bf16(acc + p_k) for k >= 1: K = 1 returns an unrounded product; K = 0 raises IndexError",
+        "source": """
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    acc = np.outer(xb[:, 0], wb[0, :]).astype(np.float32)
+    for k in range(1, xb.shape[1]):
+        acc = (acc + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16).astype(np.float32)
+    return acc
+""",
+    },
+    {
+        "id": "returns-bfloat16",
+        "function": "emulated_bf16_accumulation",
+        "name": "returns the bfloat16 accumulator, not float32",
+        "explanation": "Your function returns the running sum in its bfloat16 dtype. The values are right, but the contract's output is float32 (M, N): the bfloat16 accumulator is internal to the emulation. Revisit the contract's return type.",
+        "section": "Exercise 2: `emulated_bf16_accumulation` (4 points)",
+        "why": "returns the bf16 accumulator as is (dtype bfloat16), not cast to float32",
+        "source": """
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    acc = np.zeros((xb.shape[0], wb.shape[1]), dtype=ml_dtypes.bfloat16)
+    for k in range(xb.shape[1]):
+        acc = (acc.astype(np.float32) + np.outer(xb[:, k], wb[k, :])).astype(ml_dtypes.bfloat16)
+    return acc
+""",
+    },
+    {
+        "id": "truncates-running-sum",
+        "function": "emulated_bf16_accumulation",
+        "name": "running sum cut to bf16 by truncation, not rounded",
+        "explanation": "Your function makes the running sum a bfloat16 number by dropping the low 16 bits of its float32 pattern, which rounds toward zero instead of to the nearest value (ties to even). Truncation never rounds a magnitude up, so its errors all point toward zero and add up instead of partly cancelling as rounding's do. Revisit how a value is rounded to bfloat16 (lesson 01's bf16_round).",
+        "section": "3. True bf16 accumulation, emulated",
+        "why": "acc &= 0xFFFF0000 after each addition: truncation (toward zero) instead of round to nearest even",
+        "source": """
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+    acc = np.zeros((xb.shape[0], wb.shape[1]), np.float32)
+    for k in range(xb.shape[1]):
+        acc = (acc + np.outer(xb[:, k], wb[k, :])).astype(np.float32)
+        acc = (acc.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+    return acc
+""",
+    },
+    # ---------------------------------------------- accumulation_error_curve
+    {
+        "id": "reference-from-bf16-inputs",
+        "function": "accumulation_error_curve",
+        "name": "reference computed from bf16-rounded inputs",
+        "explanation": "Your reference multiplies the inputs after rounding them to bfloat16, so it leaves out the input rounding that every column of the curve should include: the fp32_accum column then shows only the float32 summation error, far smaller than the true error (exactly 0 when K is 1), and the other two columns lose the input rounding as well. The reference must be the exact product of the original float32 data. Revisit how to build a reference that is exact on every backend.",
+        "section": "1. What does a float32 matmul compute? It depends on the backend",
+        "why": "reference = exact product of the bf16-rounded inputs: the input rounding is left out of every error",
+        "source": """
+def accumulation_error_curve(ks, seed=0):
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        x, w = seed_data(seed, k=K)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        ref = exact_matmul(xb, wb)
+        f32 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", f32), ("bf16_output", f32.astype(jnp.bfloat16)),
+                        ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(float(np.max(np.abs(np.asarray(o, np.float64) - ref))))
+    return curve
+""",
+    },
+    {
+        "id": "errors-rounded-5-decimals",
+        "function": "accumulation_error_curve",
+        "name": "errors rounded to 5 decimals as in Exercise 1",
+        "explanation": "Your curve rounds every error to 5 decimals, as Exercise 1's table does. This contract asks for the errors themselves: rounding moves each value by up to 0.000005 and would turn any error below that into 0, which a log-log plot cannot show. Revisit the contract of this exercise, which differs from Exercise 1's.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
+        "why": "round(err, 5) on every value (Exercise 1's format), so small-K fp32_accum errors become 0.0",
+        "source": """
+def accumulation_error_curve(ks, seed=0):
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        x, w = seed_data(seed, k=K)
+        ref = exact_matmul(x, w)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        f32 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", f32), ("bf16_output", f32.astype(jnp.bfloat16)),
+                        ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(round(float(np.max(np.abs(np.asarray(o, np.float64) - ref))), 5))
+    return curve
+""",
+    },
+    {
+        "id": "key-per-k",
+        "function": "accumulation_error_curve",
+        "name": "a new random key for each K (seed + K)",
+        "explanation": "Your function draws the data for each K from its own key, built from the seed and K, instead of splitting the one key of the seed as Exercise 1 does. The data then differ from the contract's at every K, so the errors do too. Revisit the data the exercise asks for: the same recipe as Exercise 1 with inner dimension K.",
+        "section": "Exercise 3: `accumulation_error_curve` (3 points)",
+        "why": "PRNGKey(seed + K) per K instead of split(PRNGKey(seed))",
+        "source": """
+def accumulation_error_curve(ks, seed=0):
+    curve = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for K in ks:
+        k1, k2 = jax.random.split(jax.random.PRNGKey(seed + K))
+        x = jax.random.normal(k1, (64, K), dtype=jnp.float32)
+        w = jax.random.normal(k2, (K, 64), dtype=jnp.float32) * 0.25
+        ref = exact_matmul(x, w)
+        xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+        f32 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+        curve["k"].append(K)
+        for name, o in (("fp32_accum", f32), ("bf16_output", f32.astype(jnp.bfloat16)),
+                        ("bf16_accum", emulated_bf16_accumulation(x, w))):
+            curve[name].append(float(np.max(np.abs(np.asarray(o, np.float64) - ref))))
+    return curve
+""",
+    },
 ]

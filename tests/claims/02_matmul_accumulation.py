@@ -151,4 +151,32 @@ CLAIMS = {
         "100 <= chip_error('k1024', 'high_jit') / chip_error('k1024', 'highest_jit') < 121",
         "np.allclose(sum(accumulation_error_curve([16, 256]).values(), []), sum(reference['accumulation_error_curve']([16, 256]).values(), []), rtol=0, atol=1e-5)",
     ],
+    "emulated_bf16_accumulation:first-product-unrounded": [
+        "emu([[1 + 2**-7]], [[1 + 2**-7]])[0, 0] == 1 + 2**-6 + 2**-14",
+        "reference['emulated_bf16_accumulation'](np.array([[1 + 2**-7]], np.float32), np.array([[1 + 2**-7]], np.float32))[0, 0] == 1 + 2**-6",
+        "raises(emu, np.ones((2, 0)), np.ones((0, 3)))",
+    ],
+    "emulated_bf16_accumulation:returns-bfloat16": [
+        "emu([[1.0, 2.0]], [[3.0], [0.5]]).dtype == ml_dtypes.bfloat16",
+        "np.array_equal(emu([[1.0, 2.0**-8, 2.0**-8]], [[1.0], [1.0], [1.0]]).astype(np.float32), np.array([[1.0]], np.float32))",
+    ],
+    "emulated_bf16_accumulation:truncates-running-sum": [
+        "emu([[1.0, 1.0]], [[1.0], [2**-7 - 2**-12]])[0, 0] == 1.0",
+        "emu([[-1.0, -1.0]], [[1.0], [2**-7 - 2**-12]])[0, 0] == -1.0",
+        "reference['emulated_bf16_accumulation'](np.array([[1.0, 1.0]], np.float32), np.array([[1.0], [2**-7 - 2**-12]], np.float32))[0, 0] == 1 + 2**-7",
+    ],
+    "accumulation_error_curve:reference-from-bf16-inputs": [
+        "accumulation_error_curve([1])['fp32_accum'] == [0.0]",
+        "reference['accumulation_error_curve']([1])['fp32_accum'][0] > 1e-3",
+        "accumulation_error_curve([64])['fp32_accum'][0] * 1000 < reference['accumulation_error_curve']([64])['fp32_accum'][0]",
+    ],
+    "accumulation_error_curve:errors-rounded-5-decimals": [
+        "all(v == round(v, 5) for key in ('fp32_accum', 'bf16_output', 'bf16_accum') for v in accumulation_error_curve([4, 16])[key])",
+        "all(abs(a - b) <= 5e-6 for key in ('fp32_accum', 'bf16_output', 'bf16_accum') for a, b in zip(accumulation_error_curve([4, 16])[key], reference['accumulation_error_curve']([4, 16])[key]))",
+        "round(4e-6, 5) == 0.0",
+    ],
+    "accumulation_error_curve:key-per-k": [
+        "accumulation_error_curve([4], seed=0)['fp32_accum'] != reference['accumulation_error_curve']([4], seed=0)['fp32_accum']",
+        "accumulation_error_curve([4], seed=0)['fp32_accum'] == reference['accumulation_error_curve']([4], seed=4)['fp32_accum']",
+    ],
 }
