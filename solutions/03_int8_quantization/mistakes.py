@@ -759,4 +759,97 @@ def w8a8_matmul(x, q_w, s_w):
     return np.zeros((np.shape(x)[0], np.shape(q_w)[1]), np.float32)
 """,
     },
+    # -------------------------------------------------- quantize_per_channel
+    {
+        "id": "scale-floor-eps",
+        "function": "quantize_per_channel",
+        "name": "scale floored at machine epsilon instead of an all-zero guard",
+        "explanation": "Your scale has a floor at float32's machine epsilon instead of a guard for all-zero columns: a column whose largest magnitude is below about 1.5e-5 gets a step coarser than its own and loses resolution, and an all-zero column gets a scale of epsilon instead of 1.0. Only an all-zero column needs special treatment; a column of small weights is an ordinary column with a small scale. Revisit the contract's rule for an all-zero column and the note on tiny columns.",
+        "section": "2. Round trip, bytes saved, and the zero-channel guard",
+        "why": "scale = max(amax / 127, finfo(float32).eps) (PyTorch-observer style clamp): columns with max|w| < 127 eps (1.5e-5) lose resolution, an all-zero column gets scale eps, not 1.0",
+        "source": """
+def quantize_per_channel(w):
+    w = np.asarray(w, np.float32)
+    amax = np.max(np.abs(w), axis=0, keepdims=True)
+    scale = np.maximum(amax / np.float32(127), np.finfo(np.float32).eps).astype(np.float32)
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    return q, scale
+""",
+    },
+    # --------------------------------------------------- quantize_per_tensor
+    {
+        "id": "asymmetric-range-255",
+        "function": "quantize_per_tensor",
+        "name": "scale from the range (max - min) / 255, as for asymmetric int8",
+        "explanation": "Your scale divides the whole range, largest value minus smallest, by 255, as asymmetric quantization with a zero point does. Symmetric quantization has no zero point: its 255 codes run from -127 to 127 around zero, so the scale is the largest magnitude over 127, and with your scale the codes of the larger-magnitude side can run past 127 and get clipped. Revisit symmetric int8 and how the largest magnitude lands on the last level.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "scale = (max(w) - min(w)) / 255 (asymmetric-range formula, no zero point), 1.0 when the range is 0",
+        "source": """
+def quantize_per_tensor(w):
+    w = np.asarray(w, np.float32)
+    spread = np.float32(w.max() - w.min())
+    scale = np.float32(1.0) if spread == 0 else np.float32(spread / np.float32(255))
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    return q, np.asarray(scale, np.float32)
+""",
+    },
+    # ----------------------------------------------------------- w8a8_matmul
+    {
+        "id": "fake-quant-float-matmul",
+        "function": "w8a8_matmul",
+        "name": "dequantizes both operands and multiplies them as floats",
+        "explanation": "Your function dequantizes the activations and the weights back to float32 and multiplies them with a float32 matmul, instead of multiplying the int8 codes with int32 accumulation. A float matmul rounds its sums (and at the default precision a TPU even rounds both operands to bfloat16), so the result is not the exact integer product, scaled once, that an int8 matmul computes. Revisit integer matmul: multiply the codes, accumulate in int32, apply both scales at the end.",
+        "section": "4. Integer matmul: accumulate in int32",
+        "why": "fake quantization: (q_x * s_x) @ (q_w * s_w) as a float32 jnp.dot at DEFAULT precision (one bf16 pass on a TPU; float32 sums elsewhere)",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    x_deq = q_x.astype(jnp.float32) * s_x
+    w_deq = jnp.asarray(q_w).astype(jnp.float32) * jnp.asarray(s_w, jnp.float32)
+    return jnp.dot(x_deq, w_deq)
+""",
+    },
+    {
+        "id": "fake-quant-highest",
+        "function": "w8a8_matmul",
+        "name": "dequantizes both operands and multiplies them as floats",
+        "explanation": "Your function dequantizes the activations and the weights back to float32 and multiplies them with a float32 matmul at the highest precision, instead of multiplying the int8 codes with int32 accumulation. A float matmul rounds its sums, so the result is not the exact integer product, scaled once, that an int8 matmul computes. Revisit integer matmul: multiply the codes, accumulate in int32, apply both scales at the end.",
+        "section": "4. Integer matmul: accumulate in int32",
+        "why": "fake quantization: (q_x * s_x) @ (q_w * s_w) as a float32 jnp.dot at HIGHEST (float32 sums of dequantized values)",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    x_deq = q_x.astype(jnp.float32) * s_x
+    w_deq = jnp.asarray(q_w).astype(jnp.float32) * jnp.asarray(s_w, jnp.float32)
+    return jnp.dot(x_deq, w_deq, precision=jax.lax.Precision.HIGHEST)
+""",
+    },
+    # ---------------------------------------------------- granularity_errors
+    {
+        "id": "outlier-row",
+        "function": "granularity_errors",
+        "name": "outlier made in row 0 instead of column 0",
+        "explanation": "Your weights have an outlier row (one input feature ten times larger) instead of an outlier column. A row runs across every output column, so each column's largest magnitude grows alike and per-column scales gain much less over one scale for the tensor (on the seed-9 data the per-tensor error is about 2.3 times the per-channel one, against about 7 times with the outlier column). Revisit granularity with one outlier column.",
+        "section": "5. Granularity: one outlier column",
+        "why": "w[0, :] *= 10 (row 0) instead of w[:, 0] (column 0)",
+        "source": """
+def granularity_errors(seed=9):
+    w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
+    w = w.at[0, :].multiply(10.0)
+    x = jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32)
+    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    ref = x64 @ w64
+    out = {}
+    for name, fn in (("per_channel", quantize_per_channel), ("per_tensor", quantize_per_tensor)):
+        q, s = fn(w)
+        out[name] = float(np.mean(np.abs(x64 @ np.asarray(dequantize(q, s), np.float64) - ref)))
+    return out
+""",
+    },
 ]

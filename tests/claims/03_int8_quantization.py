@@ -178,4 +178,27 @@ CLAIMS = {
         "0.02 < abs(tpu_default_errors()['per_channel'] / ref()['per_channel'] - 1) < 0.5",
         "np.allclose(list(mine().values()), list(ref().values()), rtol=1e-3, atol=0)",
     ],
+    "quantize_per_channel:scale-floor-eps": [
+        "float(scale_of(quantize_per_channel(f32([[1e-6, 1.0], [-5e-7, 0.5]])))[0, 0]) == float(np.finfo(np.float32).eps)",
+        "float(scale_of(quantize_per_channel(f32([[0.0, 1.0], [0.0, 0.5]])))[0, 0]) == float(np.finfo(np.float32).eps)",
+        "float(scale_of(reference['quantize_per_channel'](f32([[0.0, 1.0], [0.0, 0.5]])))[0, 0]) == 1.0",
+        "round(127 * float(np.finfo(np.float32).eps), 6) == 1.5e-5",
+    ],
+    "quantize_per_tensor:asymmetric-range-255": [
+        "float(scale_of(quantize_per_tensor(f32([[-1.0, 3.0]])))) == float(np.float32(4.0) / np.float32(255))",
+        "codes(quantize_per_tensor(f32([[-1.0, 3.0]]))) == [[-64, 127]]",
+        "codes(reference['quantize_per_tensor'](f32([[-1.0, 3.0]]))) == [[-42, 127]]",
+    ],
+    "w8a8_matmul:fake-quant-float-matmul": [
+        "not np.array_equal(w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), exact_w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))))",
+        "np.allclose(w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), exact_w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), rtol=1e-5, atol=1e-5)",
+    ],
+    "w8a8_matmul:fake-quant-highest": [
+        "not np.array_equal(w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), exact_w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))))",
+        "np.allclose(w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), exact_w8a8(np.asarray(jax.random.normal(jax.random.PRNGKey(1), (4, 64)), np.float32), *reference['quantize_per_channel'](np.asarray(jax.random.normal(jax.random.PRNGKey(2), (64, 8)), np.float32))), rtol=1e-5, atol=1e-5)",
+    ],
+    "granularity_errors:outlier-row": [
+        "round(mine()['per_tensor'] / mine()['per_channel'], 1) == 2.3",
+        "round(ref()['per_tensor'] / ref()['per_channel']) == 7",
+    ],
 }
