@@ -1071,4 +1071,132 @@ def top_ops(xplane_file, k=5):
     return sorted(totals.items(), key=lambda t: t[1], reverse=True)[:k or None]
 """,
     },
+    # ------------------------------------------------------------ xplane_path
+    {
+        "id": "no-empty-check-max",
+        "function": "xplane_path",
+        "name": "no check for an empty search: max raises ValueError",
+        "explanation": "Your function takes the newest file with max without checking that the search found any: with no xplane below the directory, the max of nothing raises a ValueError about an empty sequence, which says nothing about traces or where they were looked for. The contract asks for a FileNotFoundError that names the directory. Revisit the contract's error case.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
+        "why": "max(rglob(...), key=mtime) with no empty check: ValueError('max() arg is an empty sequence') instead of FileNotFoundError",
+        "source": """
+def xplane_path(trace_dir):
+    found = Path(trace_dir).rglob("*.xplane.pb")
+    return max(found, key=lambda p: p.stat().st_mtime)
+""",
+    },
+    {
+        "id": "no-empty-check-index",
+        "function": "xplane_path",
+        "name": "no check for an empty search: indexing raises IndexError",
+        "explanation": "Your function sorts the files by modification time and takes the last one without checking that the search found any: with no xplane below the directory, indexing the empty list raises an IndexError, which says nothing about traces or where they were looked for. The contract asks for a FileNotFoundError that names the directory. Revisit the contract's error case.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
+        "why": "sorted(rglob(...), key=mtime)[-1] with no empty check: IndexError('list index out of range') instead of FileNotFoundError",
+        "source": """
+def xplane_path(trace_dir):
+    files = sorted(Path(trace_dir).rglob("*.xplane.pb"), key=lambda p: p.stat().st_mtime)
+    return files[-1]
+""",
+    },
+    # ---------------------------------------------------------- step_times_ms
+    {
+        "id": "every-plane-searched",
+        "function": "step_times_ms",
+        "name": "steps searched on every plane, not only host planes",
+        "explanation": "Your function looks for step events on every plane, so an event on a device plane that has the step's name and a step_num is counted as one of your steps. StepTraceAnnotation records steps on the host planes, those whose name starts with /host:. Revisit where a trace keeps its steps.",
+        "section": "4. Naming steps and regions",
+        "why": "no /host: filter; steps sorted as (step_num, start or duration) tuples: a device-plane event named like the step is counted (differs from device-planes-searched only in the order of steps that share a step_num)",
+        "source": """
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    steps = []
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                stats = dict(ev.stats)
+                if ev.name == step_name and "step_num" in stats:
+                    steps.append((int(stats["step_num"]), ev.start_ns, ev.duration_ns / 1e6))
+    steps.sort()
+    return [ms for _, _, ms in steps]
+""",
+    },
+    # ---------------------------------------------------------------- top_ops
+    {
+        "id": "event-name-not-hlo-op",
+        "function": "top_ops",
+        "name": "ops named by the event name where the hlo_op stat names them",
+        "explanation": "Where a plane has no XLA Ops line, your function finds the op events by their hlo_op stat but names them by the event's own name. On a GPU trace that name is the kernel's (a GEMM kernel, or a fusion split into several kernels), so one op is scattered over several rows under names that are not the op's: the hlo_op stat is the op's name. Revisit how ops are named on each backend's trace.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
+        "why": "XLA Ops line by event name (right), but hlo_op-tagged events grouped by ev.name instead of the hlo_op stat (GPU kernel names)",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        totals = device if plane.name.startswith("/device:") else host
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            for line in lines:
+                if line.name == "XLA Ops":
+                    for ev in line.events:
+                        totals[ev.name] += ev.duration_ns
+        else:
+            for line in lines:
+                for ev in line.events:
+                    if "hlo_op" in dict(ev.stats):
+                        totals[ev.name] += ev.duration_ns
+    totals = device or host
+    ranked = sorted(totals.items(), key=lambda kv: kv[1], reverse=True)[:k]
+    return [(name, ns / 1e3) for name, ns in ranked]
+""",
+    },
+    {
+        "id": "hlo-op-stats-only",
+        "function": "top_ops",
+        "name": "only hlo_op-tagged events: a TPU's XLA Ops line is missed",
+        "explanation": "Your function finds ops only through the hlo_op stat, as on CPU and GPU traces. A TPU trace puts the compiled program's ops on the device plane's XLA Ops line, each event named by its op and without that stat, so your ranking misses them: it comes out empty, or holds only other events that happen to carry the stat. Revisit how each backend's trace records its ops: the XLA Ops line first, the hlo_op stat elsewhere.",
+        "section": "2. Inside an xplane: planes, lines, events, stats",
+        "why": "ops only from events with an hlo_op stat (device planes first, else host): misses a TPU's XLA Ops line",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = defaultdict(float), defaultdict(float)
+    for plane in data.planes:
+        totals = device if plane.name.startswith("/device:") else host
+        for line in plane.lines:
+            for ev in line.events:
+                op = dict(ev.stats).get("hlo_op")
+                if op:
+                    totals[str(op)] += ev.duration_ns
+    totals = device or host
+    ranked = sorted(totals.items(), key=lambda kv: kv[1], reverse=True)[:k]
+    return [(name, ns / 1e3) for name, ns in ranked]
+""",
+    },
+    {
+        "id": "longest-event-not-total",
+        "function": "top_ops",
+        "name": "each op's longest single event instead of its total time",
+        "explanation": "Your function keeps, for each op, the duration of its longest single event instead of adding up all of them. An op that runs once per step, or is split into several kernels, spends the sum of its events on the device, and the ranking is by that total. Revisit what the ranking measures: total time per op over the whole trace.",
+        "section": "Exercise 5: `top_ops` (4 points)",
+        "why": "max of the event durations per op instead of their sum",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    device, host = {}, {}
+    for plane in data.planes:
+        longest = device if plane.name.startswith("/device:") else host
+        lines = list(plane.lines)
+        if any(line.name == "XLA Ops" for line in lines):
+            events = [(ev.name, ev.duration_ns) for line in lines if line.name == "XLA Ops" for ev in line.events]
+        else:
+            events = [(str(dict(ev.stats)["hlo_op"]), ev.duration_ns)
+                      for line in lines for ev in line.events if dict(ev.stats).get("hlo_op")]
+        for name, ns in events:
+            longest[name] = max(longest.get(name, 0), ns)
+    longest = device or host
+    ranked = sorted(longest.items(), key=lambda kv: kv[1], reverse=True)[:k]
+    return [(name, ns / 1e3) for name, ns in ranked]
+""",
+    },
 ]
