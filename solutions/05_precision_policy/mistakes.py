@@ -1185,4 +1185,81 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     return [float(v) for v in np.asarray(losses)]
 """,
     },
+    # ---------------------------------------------------------- policy_table
+    {
+        "id": "bf16-weights-f32-activations",
+        "function": "policy_table",
+        "name": "bf16 policy keeps float32 activations, counting on default precision",
+        "explanation": "Your bf16 policy multiplies the float32 activations by the stored bf16 weights, so the matmul is promoted to float32 and runs at default precision: the activations are rounded to bf16 only where the backend does it for you. Only a TPU does that; on a CPU, or under a higher default matmul precision, the activations stay float32 and the policy is not the bf16 matmul it claims to be. Revisit how the bf16 policy rounds its inputs itself.",
+        "section": "2. Four precision policies for one layer",
+        "why": "jnp.dot(x, w_bf16): f32 x bf16 promotes to an f32 dot at DEFAULT; x is rounded only by a TPU's DEFAULT precision (differs from bf16-via-default-precision: the weights are the bf16 copy)",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_bf16: jnp.dot(x, w_bf16))
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(
+        to_bf16(x), q_w.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s_w)
+    w8a8 = jax.jit(w8a8_matmul)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", w8a8, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+""",
+    },
+    {
+        "id": "keys-swapped",
+        "function": "policy_table",
+        "name": "random keys swapped between x and w",
+        "explanation": "Your function draws x from the second key and w from the first, so its data differ from the ones the contract specifies and so do all the errors. The contract fixes which key makes which matrix. Revisit the data the exercise asks for.",
+        "section": "Exercise 2: `policy_table` (4 points)",
+        "why": "x from k2, w from k1",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    kw, kx = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(kx, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(kw, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_bf16: jnp.dot(to_bf16(x), w_bf16, preferred_element_type=jnp.float32))
+    weight_only = jax.jit(lambda x, q_w, s_w: jnp.dot(
+        to_bf16(x), q_w.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s_w)
+    w8a8 = jax.jit(w8a8_matmul)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", w8a8, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+""",
+    },
 ]

@@ -189,4 +189,9 @@ CLAIMS = {
         "np.allclose(train('bf16_master_fp32', steps=60), train_ref('bf16_master_fp32', steps=60), rtol=1e-5)",
         "not np.allclose(train_ref('bf16_master_fp32', steps=60), train_ref('fp32', steps=60), rtol=1e-5)",
     ],
+    "policy_table:bf16-weights-f32-activations": [
+        "jnp.dot(jnp.ones((2, 2), jnp.float32), jnp.ones((2, 2), jnp.bfloat16)).dtype == jnp.float32",
+        "err(mine(), 'bf16') < err(ref(), 'bf16')",
+        "nbytes(mine(), 'bf16') == nbytes(ref(), 'bf16')",
+    ],
 }
