@@ -772,4 +772,223 @@ def nvfp4_quantize(x):
     return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, np.asarray(t, np.float32)
 """,
     },
+    # ------------------------------------------------------------ mx_quantize
+    {
+        "id": "exponent-of-max-over-fmax",
+        "function": "mx_quantize",
+        "name": "shared exponent from max over the element format's largest value",
+        "explanation": "Your shared exponent is the exponent of the block's largest magnitude divided by the element format's largest value (448 for e4m3, 6 for e2m1). That is not the OCP rule, which takes the exponent of the largest magnitude itself and subtracts the format's largest exponent: the two agree only when the block maximum's significand is at least the format maximum's (1.75 for e4m3, 1.5 for e2m1), and otherwise your scale is half as large as it should be, so the block maximum saturates. Revisit the shared-exponent rule and its traps.",
+        "section": "3. The shared exponent, and three traps on the way",
+        "why": "shared = floor(log2(amax / fmax)) (frexp of amax / fmax) instead of floor(log2 amax) - emax: one lower whenever amax's significand is below fmax's",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // block, block)
+    amax = np.max(np.abs(xb), axis=-1)
+    finite = np.isfinite(amax)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    _, e = np.frexp(np.where(finite & (amax > 0), amax / fmax, np.float32(1)))
+    shared = np.where(amax > 0, np.clip(e.astype(np.int64) - 1, -127, 127), 0)
+    scales = np.where(finite, shared + 127, 255).astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+    q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
+    q = np.where(finite[..., None], q, np.float32(0))
+    return q.astype(dt).reshape(x.shape), scales
+""",
+    },
+    {
+        "id": "e8m0-code-wraps",
+        "function": "mx_quantize",
+        "name": "shared exponent not clamped: the e8m0 code wraps around",
+        "explanation": "Your shared exponent is not clamped to e8m0's range before you build the scale's 8-bit code, so for a block of very small values the exponent plus the bias 127 is negative and the code wraps around to a huge scale (an exponent of -130 becomes the code 253, a scale of 2 to the 126th). The elements were scaled with the unclamped exponent, so the block no longer decodes to its values. Revisit the clamping step of the shared-exponent rule.",
+        "section": "3. The shared exponent, and three traps on the way",
+        "why": "no clip of shared to [-127, 127]: (shared + 127).astype(uint8) wraps for tiny blocks (shared < -127); elements scaled by the unclamped exponent",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // block, block)
+    amax = np.max(np.abs(xb), axis=-1)
+    finite = np.isfinite(amax)
+    emax = int(ml_dtypes.finfo(dt).maxexp) - 1
+    _, e = np.frexp(np.where(finite & (amax > 0), amax, np.float32(1)))
+    shared = np.where(amax > 0, e.astype(np.int64) - 1 - emax, 0)
+    scales = np.where(finite, shared + 127, 255).astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.clip(np.ldexp(xb.astype(np.float64), (-shared[..., None]).astype(np.int32)), -fmax, fmax)
+    q = np.where(finite[..., None], q, 0.0)
+    return q.astype(np.float32).astype(dt).reshape(x.shape), scales
+""",
+    },
+    # ------------------------------------------------------ granularity_sweep
+    {
+        "id": "mxfp8-e5m2",
+        "function": "granularity_sweep",
+        "name": "MXFP8 with e5m2 elements instead of e4m3",
+        "explanation": "Your mxfp8 entries quantize the weights with e5m2 elements. e5m2 trades a mantissa bit for range, which a block scale already provides, so its errors come out larger than those of e4m3, the element format the experiment's MXFP8 uses. Revisit the two fp8 element formats and which one the exercise asks for.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
+        "why": "elem='float8_e5m2' for the mxfp8 column (contract: MX e4m3)",
+        "source": """
+def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
+    w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
+    w[:, 0] *= np.float32(10.0)
+    x = np.array(jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32), np.float64)
+    exact = x @ w.astype(np.float64)
+    err = lambda wq: float(np.mean(np.abs(x @ np.asarray(wq, np.float64) - exact)))
+    def int8(axis):
+        m = np.max(np.abs(w), axis=axis, keepdims=axis is not None)
+        s = np.where(m == 0, np.float32(1), m / np.float32(127)).astype(np.float32)
+        return np.clip(np.round(w / s), -127, 127) * s
+    out = {"block": [], "per_tensor": [], "per_channel": [], "mxfp8": [], "mxfp4": []}
+    for b in blocks:
+        out["block"].append(b)
+        out["per_tensor"].append(err(int8(None)))
+        out["per_channel"].append(err(int8(0)))
+        for key, elem in (("mxfp8", "float8_e5m2"), ("mxfp4", "float4_e2m1fn")):
+            q, s = mx_quantize(w.T, elem=elem, block=b)
+            out[key].append(err(np.asarray(mx_dequantize(q, s, block=b)).T))
+    return out
+""",
+    },
+    # --------------------------------------------------------- nvfp4_quantize
+    {
+        "id": "divides-by-unrounded-scale",
+        "function": "nvfp4_quantize",
+        "name": "elements divided by the unrounded block scale, not the stored one",
+        "explanation": "Your elements are divided by the block scale before it is rounded to float8_e4m3fn, but the decoder multiplies them by the stored, rounded scale. Whenever rounding moved the scale, every element of the block decodes off by the same factor. Quantize the elements with exactly the scale you store.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "x / (s_unrounded * t), zeros where the stored s is 0; t returned as a NumPy float32 scalar (unrounded-block-scale returns a 0-d array and has no zero guard)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(x.shape[:-1] + (x.shape[-1] // 16, 16))
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    s = (np.max(np.abs(xb), axis=-1) / np.float32(6)) / t
+    s_stored = s.astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
+    keep = s_stored.astype(np.float32)[..., None] > 0
+    q = np.where(keep, xb / np.where(keep, s[..., None] * t, np.float32(1)), np.float32(0))
+    elements = np.clip(q, -6, 6).astype(np.float32).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape)
+    return elements, s_stored, t
+""",
+    },
+    {
+        "id": "tensor-scale-max-over-6",
+        "function": "nvfp4_quantize",
+        "name": "tensor scale leaves out e4m3's 448: block scales squeezed below 1",
+        "explanation": "Your tensor scale divides the largest magnitude by 6 only. The tensor scale is there to map the largest block scale onto e4m3's largest value, 448, so that the block scales use e4m3's whole range; without the 448 every block scale is at most 1, so e4m3's range above 1 goes unused and blocks much smaller than the largest one get scales among e4m3's subnormals (below 2^-6), with fewer significant bits, or 0. Revisit the two levels of NVFP4 scaling and what each one maps.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "t = max|x| / 6 instead of max|x| / (448 * 6); t returned as a NumPy float32 scalar (tensor-scale-ignores-448 returns a 0-d array)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(x.shape[:-1] + (x.shape[-1] // 16, 16))
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(6)) if amax > 0 else np.float32(1.0)
+    s = ((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
+    st = s.astype(np.float32)[..., None] * t
+    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
+    elements = np.clip(q, -6, 6).astype(np.float32).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape)
+    return elements, s, t
+""",
+    },
+    {
+        "id": "block-scale-ieee-e4m3",
+        "function": "nvfp4_quantize",
+        "name": "block scales rounded as IEEE-style e4m3 (max 240), not e4m3fn",
+        "explanation": "Your block scales are rounded with reduce_precision to 4 exponent and 3 mantissa bits, which follows IEEE conventions: the top exponent is kept for inf and NaN, so the largest finite value is 240 and scales from 248 up (the tensor scale maps the largest one onto 448) overflow to inf, which float8_e4m3fn cannot hold and turns into NaN. float8_e4m3fn has no inf and reaches 448. Round the block scales to float8_e4m3fn itself, and revisit the two e4m3 variants from lesson 01.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "block scale via jax.lax.reduce_precision(s, 4, 3) (IEEE e4m3: max 240, overflow to inf) then cast to e4m3fn: scales above 240 become NaN",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(x.shape[:-1] + (x.shape[-1] // 16, 16))
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    s = (np.max(np.abs(xb), axis=-1) / np.float32(6)) / t
+    s = np.asarray(jax.lax.reduce_precision(jnp.asarray(s, jnp.float32), exponent_bits=4, mantissa_bits=3))
+    s = s.astype(ml_dtypes.float8_e4m3fn)
+    st = s.astype(np.float32)[..., None] * t
+    with np.errstate(invalid="ignore"):
+        q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
+    elements = np.clip(q, -6, 6).astype(np.float32).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape)
+    return elements, s, t
+""",
+    },
+    # ------------------------------------------------------- nvfp4_dequantize
+    {
+        "id": "bf16-arithmetic",
+        "function": "nvfp4_dequantize",
+        "name": "decodes in bfloat16 arithmetic, then converts to float32",
+        "explanation": "Your function multiplies element, block scale and tensor scale in bfloat16 and converts to float32 only at the end. The tensor scale is a float32 number that bfloat16 rounds, and each product is rounded to bfloat16's 8 significant bits, so the decoded values differ from element times block scale times tensor scale. Revisit the decoding rule: compute it in float32.",
+        "section": "Exercise 6: `nvfp4_dequantize` (2 points)",
+        "why": "e, s, t cast to bfloat16 and multiplied there (each product rounded), then cast to float32",
+        "source": """
+def nvfp4_dequantize(elements, block_scales, tensor_scale):
+    e = jnp.asarray(np.asarray(elements).astype(np.float32)).astype(jnp.bfloat16)
+    s = jnp.asarray(np.asarray(block_scales).astype(np.float32)).astype(jnp.bfloat16)
+    t = jnp.asarray(tensor_scale, jnp.float32).astype(jnp.bfloat16)
+    return np.asarray((e * jnp.repeat(s, 16, axis=-1) * t).astype(jnp.float32))
+""",
+    },
+    {
+        "id": "blocks-of-32-scalar-t",
+        "function": "nvfp4_quantize",
+        "name": "blocks of 32 (MXFP4's size) instead of 16",
+        "explanation": "Your function computes each block scale over 32 values and repeats it for both halves, so the scales have the right shape but each covers two NVFP4 blocks. NVFP4 uses blocks of 16, half MXFP4's size, one of the ways it follows the data more closely.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "blocks of 32 (MXFP4's size) instead of 16; t returned as a NumPy float32 scalar (blocks-of-32 returns a 0-d array)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 32, 32)
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    s = ((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
+    st = s.astype(np.float32)[..., None] * t
+    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
+    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), np.repeat(s, 2, axis=-1), t
+""",
+    },
+    {
+        "id": "no-zero-scale-guard-scalar-t",
+        "function": "nvfp4_quantize",
+        "name": "no guard for a block scale that rounds to 0",
+        "explanation": "Your function divides by the block scale even when it is 0 (an all-zero block, or one far smaller than the tensor's maximum). The nonzero values of such a block become infinite and saturate to plus or minus 6, and its zeros become 0/0, an undefined value that e2m1 cannot hold; the recipe gives such a block zero elements.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1); t returned as a NumPy float32 scalar (no-zero-scale-guard returns a 0-d array)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    s = ((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = xb / (s.astype(np.float32)[..., None] * t)
+    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, t
+""",
+    },
+    {
+        "id": "power-of-two-scales-scalar-t",
+        "function": "nvfp4_quantize",
+        "name": "MX-style power-of-two block scales instead of e4m3 values",
+        "explanation": "Your function rounds each block scale down to a power of two before storing it as e4m3, as MX does. NVFP4's e4m3 scale keeps 3 mantissa bits so that each block's maximum lands close to e2m1's 6; rounded down to a power of two, the scale puts the maximum anywhere from 6 to 12, and everything past 6 is clipped.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "MX-style power-of-two block scales (rounded down) stored as e4m3; t returned as a NumPy float32 scalar (power-of-two-block-scales returns a 0-d array)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
+    amax = np.float32(np.max(np.abs(x)))
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    raw = (np.max(np.abs(xb), axis=-1) / np.float32(6)) / t
+    with np.errstate(divide="ignore"):
+        p2 = np.where(raw > 0, np.exp2(np.floor(np.log2(np.where(raw > 0, raw, 1)))), 0).astype(np.float32)
+    s = p2.astype(ml_dtypes.float8_e4m3fn)
+    st = s.astype(np.float32)[..., None] * t
+    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
+    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, t
+""",
+    },
 ]

@@ -205,4 +205,56 @@ CLAIMS = {
         "np.array_equal(TPU['cast_float8_e4m3fn_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_float8_e4m3fn'], TPU['cast_x'], equal_nan=True)",
         "all(np.array_equal(a, b, equal_nan=True) for a, b in zip(nv(), nv(reference['nvfp4_quantize'])))",
     ],
+    "mx_quantize:exponent-of-max-over-fmax": [
+        "quant([1.5, 0, 0, 0])[1][0] == 2.0**-9 and ref_quant([1.5, 0, 0, 0])[1][0] == 2.0**-8",
+        "quant([1.5, 0, 0, 0])[0][0] == 448.0",
+        "quant([1.75, 0, 0, 0])[1][0] == ref_quant([1.75, 0, 0, 0])[1][0] == 2.0**-8",
+        "quant([1.25, 0, 0, 0], 'float4_e2m1fn')[1][0] == 2.0**-3 and ref_quant([1.25, 0, 0, 0], 'float4_e2m1fn')[1][0] == 2.0**-2",
+        "float(ml_dtypes.finfo(E4M3).max) == 448 and float(ml_dtypes.finfo(ml_dtypes.float4_e2m1fn).max) == 6",
+    ],
+    "mx_quantize:e8m0-code-wraps": [
+        "quant([2.0**-122, 0, 0, 0])[1][0] == 2.0**126",
+        "np.array([-130 + 127]).astype(np.uint8)[0] == 253",
+        "ref_quant([2.0**-122, 0, 0, 0])[1][0] == 2.0**-127",
+    ],
+    "granularity_sweep:mxfp8-e5m2": [
+        "all(a > b for a, b in zip(sweep()['mxfp8'], ref_sweep()['mxfp8']))",
+        "sweep()['mxfp4'] == ref_sweep()['mxfp4']",
+    ],
+    "nvfp4_quantize:divides-by-unrounded-scale": [
+        "np.array_equal(nv(x=NV_RANDOM)[1], nv(reference['nvfp4_quantize'], NV_RANDOM)[1])",
+        "not np.array_equal(nv(x=NV_RANDOM)[0], nv(reference['nvfp4_quantize'], NV_RANDOM)[0])",
+        "isinstance(nvfp4_quantize(NV)[2], np.float32)",
+    ],
+    "nvfp4_quantize:tensor-scale-max-over-6": [
+        "nv()[1].max() <= 1.0 and nv(reference['nvfp4_quantize'])[1].max() == 448.0",
+        "float(nv()[2]) == float(np.float32(np.abs(NV).max() / np.float32(6)))",
+        "float(ml_dtypes.finfo(E4M3).smallest_normal) == 2.0**-6",
+    ],
+    "nvfp4_quantize:block-scale-ieee-e4m3": [
+        "bool(np.isnan(nv()[1]).any()) and not np.isnan(nv(reference['nvfp4_quantize'])[1]).any()",
+        "float(jax.lax.reduce_precision(jnp.float32(247.9), exponent_bits=4, mantissa_bits=3)) == 240.0",
+        "bool(np.isinf(float(jax.lax.reduce_precision(jnp.float32(248.0), exponent_bits=4, mantissa_bits=3))))",
+        "bool(np.isnan(float(np.float32(np.inf).astype(E4M3))))",
+    ],
+    "nvfp4_dequantize:bf16-arithmetic": [
+        "ml_dtypes.finfo(ml_dtypes.bfloat16).nmant + 1 == 8",
+        "np.asarray(nvfp4_dequantize(*reference['nvfp4_quantize'](NV_RANDOM))).dtype == np.float32",
+        "not np.array_equal(nvfp4_dequantize(*reference['nvfp4_quantize'](NV_RANDOM)), reference['nvfp4_dequantize'](*reference['nvfp4_quantize'](NV_RANDOM)))",
+    ],
+    "nvfp4_quantize:blocks-of-32-scalar-t": [
+        "nv()[1].shape == (4,) and nv()[1][0] == nv()[1][1] and nv()[1][2] == nv()[1][3]",
+        "nv(reference['nvfp4_quantize'])[1][0] != nv(reference['nvfp4_quantize'])[1][1]",
+        "isinstance(nvfp4_quantize(NV)[2], np.float32)",
+    ],
+    "nvfp4_quantize:no-zero-scale-guard-scalar-t": [
+        "nv()[1][3] == 0.0 and np.abs(nv()[0][48:]).tolist() == [6.0] * 16",
+        "nv(reference['nvfp4_quantize'])[0][32:].tolist() == [0.0] * 32",
+        "isinstance(nvfp4_quantize(NV)[2], np.float32)",
+    ],
+    "nvfp4_quantize:power-of-two-scales-scalar-t": [
+        "all(float(np.log2(s)).is_integer() for s in nv()[1] if s > 0)",
+        "np.abs(nv()[0][:16]).max() == 6.0 and nv_decode(nv())[:16].max() < 3.0",
+        "isinstance(nvfp4_quantize(NV)[2], np.float32)",
+    ],
 }
