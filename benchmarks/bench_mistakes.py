@@ -116,6 +116,16 @@ def main(argv: list[str] | None = None) -> int:
         f"\nnamed {s['named']} of {s['wrong']} wrong answers ({share:.1%}; target {TARGET:.0%}); "
         f"correct answers diagnosed: {s['correct_diagnosed']} of {s['correct']}"
     )
+    from autograder.mistakes import NOT_DIAGNOSED
+
+    diagnosable = summary(
+        [r for lesson, rows in everything.items() for r in rows if f"{lesson}:{r['function']}" not in NOT_DIAGNOSED]
+    )
+    print(
+        f"of the wrong answers to functions the grader diagnoses (not {sorted(NOT_DIAGNOSED)}: timings, by "
+        f"design): named {diagnosable['named']} of {diagnosable['wrong']} "
+        f"({diagnosable['named'] / max(diagnosable['wrong'], 1):.1%})"
+    )
     for why in s["meant_wrong_but_passed"]:
         print(f"  meant as wrong, passes every check: {why}")
     for why, failed in s["meant_correct_but_failed"]:
