@@ -221,10 +221,10 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
     {
         "id": "emax-off-by-one",
         "function": "mx_quantize",
-        "name": "emax taken one too large: every scale twice too big",
-        "explanation": "Your function uses the dtype's maxexp as emax, but maxexp is one more than the exponent of the largest normal (9 instead of 8 for e4m3). Every scale comes out twice too large, so block maxima land one binade below the top: the format's top binade goes unused and more small elements fall into the subnormals or to zero.",
+        "name": "emax taken one too large: every scale twice too small",
+        "explanation": "Your function uses the dtype's maxexp as emax, but maxexp is one more than the exponent of the largest normal (9 instead of 8 for e4m3). The shared exponent comes out one lower, so every scale is half what it should be and x / scale twice too large: a block's largest elements overflow the format and saturate to its largest value (448 for e4m3), losing their ratios to each other.",
         "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
-        "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale twice too big",
+        "why": "emax from finfo.maxexp without the -1 (9 for e4m3): every scale half the reference's, block maxima saturate",
         "source": """
 def mx_quantize(x, elem="float8_e4m3fn", block=32):
     dt = np.dtype(getattr(ml_dtypes, elem))
