@@ -150,7 +150,7 @@ def mx_quantize(x, elem="float8_e4m3fn", block=32):
         "id": "float32-log2",
         "function": "mx_quantize",
         "name": "exponent from a float32 log2: wrong just below a power of two",
-        "explanation": "Your function computes the floor of log2 of the block maximum in float32. Just below a power of two the float32 logarithm rounds up to the exact integer, so the exponent comes out one too high and that block's scale twice too large; the exponent can be read exactly from the number's bits (trap 1).",
+        "explanation": "Your function computes the floor of log2 of the block maximum in float32. Just below a power of two (from 8 up, e.g. the float just below 8) the float32 logarithm rounds up to the exact integer, so the exponent comes out one too high and that block's scale twice too large; the exponent can be read exactly from the number's bits (trap 1).",
         "section": "3. The shared exponent, and three traps on the way",
         "why": "floor(log2(max)) computed in float32: wrong just below a power of two",
         "source": """
@@ -537,7 +537,7 @@ def nvfp4_quantize(x):
         "id": "unrounded-block-scale",
         "function": "nvfp4_quantize",
         "name": "elements divided by the unrounded block scale, not the stored one",
-        "explanation": "Your function computes the elements with the float32 block scale and only afterwards rounds the scale to e4m3. Decoding multiplies by the stored, rounded scale, so every element is off by that rounding; the elements must be computed with the scale exactly as it is stored.",
+        "explanation": "Your function computes the elements with the float32 block scale and only afterwards rounds the scale to e4m3. Decoding multiplies by the stored, rounded scale, so the decoded values carry that rounding and some elements get another code than the reference's; the elements must be computed with the scale exactly as it is stored.",
         "section": "7. NVFP4: two-level scaling",
         "why": "elements divided by the unrounded float32 block scale, not the stored e4m3 one",
         "source": """
