@@ -27,20 +27,47 @@ from .notebooks import ROOT
 
 FILE_NAME = INSTRUCTOR_ONLY[0]
 
-# Functions whose failed checks are never diagnosed (grader/diagnosis/diagnose.py replays a check's calls on
-# each mistake in the checker): their results are not a function of their arguments, so a replay
-# is not the same call and a match would be made up.
-NOT_DIAGNOSED = {
-    "04_xprof_profiling:capture_warmed_trace": "profiles this machine: timings, and a trace folder it writes",
-    "05_precision_policy:benchmark": "times the callables a test lends it: timings, and arguments that are not data",
-}
-# Functions whose results hold timings beside data: these dict keys' values are compared by kind
-# only (a float is a float), the rest of the result as any other.
-TIMINGS = {"05_precision_policy:policy_table": ["median_ms"]}
-# Exercises that only time other code: in a replay the diagnosis answers them with this result
-# instead of timing (the values are TIMINGS, compared by kind only), so that replaying lesson 05's
-# policy_table does not run its twelve timed calls per policy for each mistake.
-TIMERS = {"05_precision_policy:benchmark": {"median_ms": 0.0, "min_ms": 0.0}}
+# Each lesson's file may also hold three plain dicts keyed by the lesson's function names (read with
+# ast.literal_eval, like MISTAKES; ``lesson_constants``), which live with the lesson they describe:
+# - NOT_DIAGNOSED: functions whose failed checks are never diagnosed (grader/diagnosis/diagnose.py
+#   replays a check's calls on each mistake in the checker): their results are not a function of
+#   their arguments, so a replay is not the same call and a match would be made up (the reason);
+# - TIMINGS: functions whose results hold timings beside data: these dict keys' values are compared
+#   by kind only (a float is a float), the rest of the result as any other;
+# - TIMERS: exercises that only time other code: in a replay the diagnosis answers them with this
+#   result instead of timing, so that replaying a timed table does not time anything per mistake.
+# Below, the course's: the same dicts keyed "<lesson>:<function>", from every lesson's file.
+CONSTANTS = ("NOT_DIAGNOSED", "TIMINGS", "TIMERS")
+
+
+def lesson_constants(text: str, lesson: str) -> dict[str, dict]:
+    """A lesson file's NOT_DIAGNOSED, TIMINGS and TIMERS ({} where it has none); ValueError names
+    what is malformed."""
+    found = {name: {} for name in CONSTANTS}
+    for node in ast.parse(text).body:
+        names = [getattr(t, "id", None) for t in node.targets] if isinstance(node, ast.Assign) else []
+        if len(names) == 1 and names[0] in CONSTANTS:
+            value = ast.literal_eval(node.value)
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                raise ValueError(f"{lesson}: {names[0]} must be a dict keyed by function names")
+            found[names[0]] = value
+    return found
+
+
+def course_constants(root: Path) -> dict[str, dict]:
+    """Every lesson's constants, keyed "<lesson>:<function>" (every lesson folder, whatever
+    COURSE_LESSONS says: a function's nature does not depend on which lessons a command grades)."""
+    merged = {name: {} for name in CONSTANTS}
+    for path in sorted((root / "solutions").glob(f"*/{INSTRUCTOR_ONLY[0]}")):
+        for name, by_function in lesson_constants(path.read_text(encoding="utf-8"), path.parent.name).items():
+            merged[name].update({f"{path.parent.name}:{function}": v for function, v in by_function.items()})
+    return merged
+
+
+_COURSE = course_constants(ROOT)
+NOT_DIAGNOSED: dict[str, str] = _COURSE["NOT_DIAGNOSED"]
+TIMINGS: dict[str, list[str]] = _COURSE["TIMINGS"]
+TIMERS: dict[str, dict] = _COURSE["TIMERS"]
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
 OPTIONAL = ("only_under", "visible_fails", "chip_only")
 

@@ -273,3 +273,32 @@ def test_nbgraders_generate_assignment_skips_the_library(tmp_path):
     generate(tmp_path, [lesson], tmp_path / "gradebook.db")
     released = {p.name for p in (tmp_path / RELEASE_DIR / lesson).iterdir()}
     assert released == {f"{lesson}.ipynb", "data.txt"}, released
+
+
+def test_lesson_constants_live_with_their_lessons(tmp_path):
+    """NOT_DIAGNOSED, TIMINGS and TIMERS are read from each lesson's own mistakes.py (keyed by its
+    functions), never from the grader: a lesson file without them contributes nothing, a malformed
+    one is refused, and the course's dicts are the lessons' with "<lesson>:" in front."""
+    import shutil
+
+    from autograder import mistakes
+
+    root = tmp_path / "course"
+    for lesson in ("04_xprof_profiling", "05_precision_policy"):
+        (root / "solutions" / lesson).mkdir(parents=True)
+        shutil.copy(mistakes.path_of(lesson), root / "solutions" / lesson / mistakes.FILE_NAME)
+    found = mistakes.course_constants(root)
+    assert found["NOT_DIAGNOSED"] == mistakes.NOT_DIAGNOSED and set(mistakes.NOT_DIAGNOSED) == {
+        "04_xprof_profiling:capture_warmed_trace",
+        "05_precision_policy:benchmark",
+    }
+    assert found["TIMINGS"] == mistakes.TIMINGS == {"05_precision_policy:policy_table": ["median_ms"]}
+    assert found["TIMERS"] == mistakes.TIMERS
+    lesson04 = root / "solutions" / "04_xprof_profiling" / mistakes.FILE_NAME
+    text = lesson04.read_text()
+    lesson04.write_text(text.replace("NOT_DIAGNOSED = {", "UNUSED = {", 1))
+    assert "04_xprof_profiling:capture_warmed_trace" not in mistakes.course_constants(root)["NOT_DIAGNOSED"]
+    listed = text.replace("NOT_DIAGNOSED = {", "NOT_DIAGNOSED = [{", 1).replace('writes"}', 'writes"}]', 1)
+    lesson04.write_text(listed)
+    with pytest.raises(ValueError, match="NOT_DIAGNOSED must be a dict"):
+        mistakes.course_constants(root)
