@@ -97,8 +97,10 @@ QUOTES = [
 ]
 
 
-def as_written(value: float, fmt: str) -> str:
-    """A figure as the text writes it: 2.11e-4, not 2.11e-04."""
+def as_written(value, fmt: str) -> str:
+    """A figure as the text writes it: 2.11e-4, not 2.11e-04; a (low, high) range as 0.55-0.57."""
+    if isinstance(value, tuple):
+        return "-".join(as_written(v, fmt) for v in value)
     return fmt.format(value).replace("e-0", "e-").replace("e+0", "e+")
 
 
@@ -156,10 +158,6 @@ def timing_figures(record) -> dict:
     return figures
 
 
-def written(value, fmt: str) -> str:
-    return "-".join(fmt.format(v) for v in value) if isinstance(value, tuple) else fmt.format(value)
-
-
 # (where, the words around the figure as written, the figure as written, which figure, its format)
 TIMING_QUOTES = [
     (LESSON05, "| bf16 × bf16, f32 accumulation | 180 TFLOP/s |", "180", "bf16 TFLOP/s", "{:.0f}"),
@@ -207,7 +205,7 @@ def test_a_quoted_chip_timing_is_the_recorded_one(timing, where, words, quoted, 
     value = timing_figures(timing)[figure]
     print(f"{where}: '{words}'; the chip's timing record gives {figure} = {value}")
     assert quoted in words and words in text(where), f"{where} no longer says '{words}': update TIMING_QUOTES"
-    assert quoted == written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip recorded {value}"
+    assert quoted == as_written(value, fmt), f"{where} quotes {quoted} for {figure}; the chip recorded {value}"
 
 
 def test_what_lesson05_concludes_from_its_times_holds_in_the_record(timing):

@@ -58,6 +58,13 @@ def grade_job(job: dict) -> dict:
     return grade_notebook(j.student, Lesson(**j.lesson), j.submission, settings, Path(j.repository), j.digest).to_dict()
 
 
+def _none_run(result: Result, steps, why: str, outcome: Outcome, t0: float) -> Result:
+    """``result`` with every graded step not run, for ``why``: no points, the outcome named."""
+    result.tests = [TestResult(s.grade_id, 0.0, s.points, why, s.hidden, s.doc, outcome=outcome) for s in steps]
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
 def grade_notebook(
     student: str, lesson: Lesson, submission: bytes, settings: Settings, repository: Path, digest: str = ""
 ) -> Result:
@@ -70,12 +77,7 @@ def grade_notebook(
         submitted = parse_notebook(submission)
     except ValueError as exc:
         result.status, result.detail = Status.ERROR, f"unreadable notebook: {exc}"
-        why = "not run: the notebook could not be read"
-        result.tests = [
-            TestResult(s.grade_id, 0.0, s.points, why, s.hidden, s.doc, outcome=Outcome.NOT_RUN) for s in steps
-        ]
-        result.seconds = time.perf_counter() - t0
-        return result
+        return _none_run(result, steps, "not run: the notebook could not be read", Outcome.NOT_RUN, t0)
     plan = build_plan(source_nb, release_nb, submitted, committed_nb)
     plugin = observer.plugin() if settings.diagnose and lesson.mistakes else None  # None: not installed
     diagnosis = plugin.lesson_payload(source_nb, lesson.mistakes, lesson.name) if plugin else {}
@@ -84,12 +86,7 @@ def grade_notebook(
         records, notes = run_checker(plan, settings, repository, seed=result.seed, diagnosis=diagnosis)
     except GraderFault as exc:  # never the student's zero: no grade, regraded on the next run
         result.status, result.detail = Status.GRADER_ERROR, f"not graded (the grader's fault, not yours): {exc}"
-        why = "not run: the grader could not start"
-        result.tests = [
-            TestResult(s.grade_id, 0.0, s.points, why, s.hidden, s.doc, outcome=Outcome.GRADER_FAULT) for s in steps
-        ]
-        result.seconds = time.perf_counter() - t0
-        return result
+        return _none_run(result, steps, "not run: the grader could not start", Outcome.GRADER_FAULT, t0)
     result.notes = plan.notes + notes
     decide(result, plan.tests, records, plan.attacks, plan.edits, settings.cell_timeout)
     result.seconds = time.perf_counter() - t0
