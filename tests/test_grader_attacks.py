@@ -38,6 +38,9 @@ FT = 'def format_table():\n    """Attack."""\n'
 BR = 'def bf16_round(x):\n    """Attack."""\n'
 SS = 'def sequential_sum(values, dtype):\n    """Attack."""\n'
 PS = 'def pairwise_sum(values, dtype):\n    """Attack."""\n'
+# address space taken 256 MiB at a time (never touched) until RLIMIT_AS refuses more: the host sees
+# the process's peak near the cap (sandbox/evidence.py), which names the memory limit
+GROW_TO_THE_CAP = "    import numpy as np\n    held = []\n    while True:\n        held.append(np.empty(2**25))\n"
 STUB = "    raise NotImplementedError()\n"
 BLANK = {"format_table": FT + STUB, "bf16_round": BR + STUB, "sequential_sum": SS + STUB, "pairwise_sum": PS + STUB}
 
@@ -255,7 +258,7 @@ def attacks(ports: dict, out_dir: Path) -> dict:
                     "        open(f'flood/{i}', 'w').close()\n"
                     "    raise NotImplementedError()\n"
                 ),
-                "bf16_round": BR + "    import numpy as np\n    return np.ones(2**34)\n",
+                "bf16_round": BR + GROW_TO_THE_CAP,
                 "pairwise_sum": PS + "    while True:\n        pass\n",
             },
             base=None,
@@ -696,7 +699,7 @@ def test_a_check_that_timed_out_hit_a_limit_or_lost_its_process_is_never_a_wrong
     results, out, *_ = attacked
     limits = {t.grade_id: t.outcome for t in results["limits"].tests}
     assert limits["test_pairwise_sum_visible"] == "timed out"
-    assert limits["test_bf16_round_visible"] == "limit reached"  # a MemoryError at the address-space cap
+    assert limits["test_bf16_round_visible"] == "limit reached"  # grown to the address-space cap
     host = {t.grade_id: t.outcome for t in results["host_harm"].tests}
     assert host["test_bf16_round_visible"] == host["test_sequential_sum_visible"] == "limit reached"  # files, disk
     assert {t.outcome for t in results["hang_everywhere"].tests} <= {"timed out", "not run"}

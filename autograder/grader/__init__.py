@@ -17,6 +17,7 @@ sandbox/     the student's process and its confinement
   cgroup.py         the student's processes as one cgroup: pids, memory, cpu caps; freeze; kill
   landlock.py       the second layer inside the sandbox
   workdir.py        the student's work folder on the host: files, bytes, depth measured; removed
+  evidence.py       what the host sees of a per-process cap (peak address space, a file at the cap)
   student_side.py   the student's process: definitions, then answers calls (untrusted)
   guard.py          an audit hook: the checker writes only in its job folder; a replay reads nothing of the student's
 checker/     the trusted process, where every point is decided
@@ -30,7 +31,8 @@ checker/     the trusted process, where every point is decided
 diagnosis/   a plug-in (core/observer.py finds it by name): which known mistake a failed check behaves like
   plugin.py         diagnosis plugged in: the only reader of a job's opaque diagnosis payload
   diagnose.py       which known mistake a failed check's calls behave like, replayed in the checker
-  recording.py      a test's calls to the student's functions, kept to replay; when two results are the same
+  recording.py      a test's calls to the student's functions, kept to replay
+  compare.py        when two results are the same, seen as the lesson declares (timings, numbers, labels)
   replayed.py       replays' outcomes a worker keeps for its next checkers: a visible check replays once
   replay_cache.py   replays' compilations kept in the checker's memory, so a program compiles once
   replay_folder.py  a run's folder of compiled replays its checkers share (bubblewrap only): private, bounded

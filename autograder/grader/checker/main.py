@@ -32,14 +32,14 @@ import sys
 import time
 from pathlib import Path
 
-from ..sandbox import launch as sandbox
+from ..sandbox import evidence, launch as sandbox
 from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
 from .names import shadowed
 from .remote import Student
 from .standins import StudentFunction
-from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, Budget, Settings
+from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, NEAR_MEMORY_CAP, Budget, Settings
 from ..sandbox.workdir import empty, manifest, over_limit
 
 EMULATION = Path(__file__).resolve().parents[2] / "emulate_precision.py"
@@ -75,6 +75,8 @@ class Checker:
         self.job, self.emit = job, emit
         self.settings = s = Settings.from_dict(job.settings)
         self.limits = s.limits
+        self.caps_seen: dict[ProcessEvent, set[str]] = {}  # the answers the host saw reach each cap (_caps_shown)
+        self.files_at_cap: set = set()  # the files at the file-size cap already taken as a trace of it
         self.budget = Budget(job.notebook_seconds, s.cell_timeout)
         self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
@@ -109,6 +111,30 @@ class Checker:
             return Happened(over) if over is not None else None
         except (OSError, RecursionError) as exc:  # measured as over: never a grader crash
             return Happened(ProcessEvent.FILE_LIMIT, type(exc).__name__)
+
+    def _caps_shown(self, ename: str, number: int | None, peak_before: int) -> list[Happened]:
+        """The per-process caps a test's exception came from, as the host sees them
+        (sandbox/evidence.py): a MemoryError or an EFBIG is only where to look, never the proof
+        (the student can raise either). The address-space cap: the processes' peak address space
+        rose during this test to within NEAR_MEMORY_CAP of it. The file-size cap: a file of the
+        cap's size written since the last look. Once the host has seen a cap in this notebook, the
+        same exception from that answer later is that cap's (a second refusal at the same peak leaves
+        no new trace); from another answer, it needs its own trace."""
+        lim, pids = self.limits, self.student.pids()
+        answer, hit = self.student.raised_in, []
+        if ename == "MemoryError" and lim.memory_bytes:
+            peak = evidence.address_space_peak(pids)
+            near = peak > peak_before and peak >= lim.memory_bytes * (1 - NEAR_MEMORY_CAP)
+            if near or answer in self.caps_seen.get(ProcessEvent.MEMORY_LIMIT, ()):
+                hit.append(Happened(ProcessEvent.MEMORY_LIMIT))
+        if number == errno.EFBIG:
+            at_cap = evidence.files_at_least(self.workdir, lim.file_bytes, pids)
+            written, self.files_at_cap = bool(at_cap - self.files_at_cap), self.files_at_cap | at_cap
+            if written or answer in self.caps_seen.get(ProcessEvent.FILE_SIZE_LIMIT, ()):
+                hit.append(Happened(ProcessEvent.FILE_SIZE_LIMIT))
+        for h in hit:
+            self.caps_seen.setdefault(h.kind, set()).add(answer)
+        return hit
 
     def _launch(self):
         launch = sandbox.prepare(
@@ -234,6 +260,8 @@ class Checker:
             self.emit(events.Start(index))
             self.budget.start_cell()
             t0 = time.monotonic()
+            peak_before = evidence.address_space_peak(self.student.pids())
+            self.student.raised_in = ""
             if self.budget.left() <= 0:
                 state, ename, evalue, output, number = CellState.TIMEOUT, "TimeoutError", "", "", None
                 evalue = "the notebook's time was used up"
@@ -241,10 +269,7 @@ class Checker:
                 state, ename, evalue, output, number = self.run_cell(test["grade_id"], test["source"])
             self.student.check_limits()  # a cap hit by a child the test never saw die
             happened = list(self.student.events)
-            if ename == "MemoryError":  # the address-space cap, named in the row
-                happened.append(Happened(ProcessEvent.MEMORY_LIMIT))
-            if number == errno.EFBIG:  # RLIMIT_FSIZE: "File too large"
-                happened.append(Happened(ProcessEvent.FILE_SIZE_LIMIT))
+            happened += self._caps_shown(ename, number, peak_before)
             over = self._work_folder_over()
             if over is not None:  # the same as when the watch stops a call: the test dies, with the limit named
                 self.student.stop(over)

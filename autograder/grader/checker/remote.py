@@ -1,13 +1,12 @@
-"""The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks
-(standins.py makes these calls look like functions; ``StudentObject`` stands for a function the
-student's process lends back). A call sends the arguments (plain data; any
-other object, such as a callable a test hands to ``benchmark``, is lent as a handle whose calls come
-back here) and the checker's state it depends on (working directory, environment changes,
-``jax.default_matmul_precision``, a test's planned answers, standins.lends), then serves callbacks
-until plain data comes back (with what the call compiled, compile_events.py), decoded into the checker's
-own types. A call that outlives the cell, a dead process or a broken message ends the call
-(``StudentTimeout``/``StudentDied``, faults.py); the process is restarted, definitions replayed,
-while restarts and the notebook's time last (a restart's own time: settings.Budget.restart)."""
+"""The trusted side of the channel: one sandboxed student process, its frames, calls and callbacks (standins.py
+makes these calls look like functions; ``StudentObject`` stands for a function the student's process lends
+back). A call sends the arguments (plain data; any other object, such as a callable a test hands to
+``benchmark``, is lent as a handle whose calls come back here) and the checker's state it depends on (working
+directory, environment changes, ``jax.default_matmul_precision``, a test's planned answers, standins.lends),
+then serves callbacks until plain data comes back (with what the call compiled, compile_events.py), decoded
+into the checker's own types. A call that outlives the cell, a dead process or a broken message ends the call
+(``StudentTimeout``/``StudentDied``, faults.py); the process is restarted, definitions replayed, while
+restarts and the notebook's time last (a restart's own time: settings.Budget.restart)."""
 
 from __future__ import annotations
 
@@ -58,6 +57,7 @@ class Student:
         self.proc, self.launch, self.starts = None, None, 0  # subprocess.Popen, sandbox.Launch, how many started
         self.defined, self.definition_errors = [], []  # the exercises it defined; [label, type, message]
         self.events: list[Happened] = []  # what happened to the process during the current cell
+        self.raised_in = ""  # the answer whose call raised last in the current cell (standins.py)
         self.log = collections.deque(maxlen=log_lines)
         self.handles, self.depth = {}, 0  # what the current call lent it, by number; calls in progress
         self.contract: list[str] = list(contract)  # the lesson's exercises: the only names the checker binds

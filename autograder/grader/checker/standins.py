@@ -78,6 +78,7 @@ class StudentFunction:
         try:
             value, after = self.student.call(self.name, args, kwargs, context)
         except BaseException as exc:
+            self.student.raised_in = self.name  # the checker's _caps_shown asks which answer raised
             if token is not None:
                 observer.raised(token, self.name, exc)
             raise

@@ -28,6 +28,9 @@ MAX_STUDENT_BYTES = 1 * GiB
 # so one student's thousands of uploads cannot hold up the class (intake.py)
 MAX_NOTEBOOKS_PER_STUDENT = 24
 MAX_NAME_CHARS = 255  # a submitted file's name, as every common file system allows (intake.py)
+# a MemoryError is the address-space cap's only where the process's peak address space came this
+# close to the cap (share of it; sandbox/evidence.py): a student's own `raise MemoryError` is not
+NEAR_MEMORY_CAP = 1 / 8
 MAX_FOLDER_DEPTH = 64  # deeper folders in the work folder: a limit reached, not a place to hide files
 MAX_COMPILES = 256  # compile events one call may report (compile_events.py)
 READY_NAMES = 10_000  # entries of a student process's ready message read; more are named as forged (remote.py)
@@ -54,7 +57,7 @@ DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it
 # small results passed on as another call's arguments (lesson 06: mx_quantize's scales into
 # mx_dequantize) cannot make a reference broadcast gigabytes in the trusted process
 DIAGNOSIS_MEMORY_BYTES = 512 * 2**20
-DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (recording.same)
+DIAGNOSIS_RTOL = 1e-5  # floats are "the same" within |a - b| <= ATOL + RTOL * max(|a|, |b|) (compare.same)
 DIAGNOSIS_ATOL = 1e-12
 # the checker's own compilations kept in its memory where diagnosis is on (replay_cache.py): replays
 # compile the same kernels as the reference and one another
