@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         if faults:
             print(
                 f"error: {plural(len(faults), 'notebook')} could not be graded because of the grader, not the student "
-                f"(first: {faults[0].student}/{faults[0].notebook}: {faults[0].detail}); no grade was written "
+                f"(first: {faults[0].student}/{faults[0].lesson}: {faults[0].detail}); no grade was written "
                 "for them: fix the cause and rerun the same command to grade them",
                 file=sys.stderr,
             )

@@ -230,12 +230,12 @@ def main() -> int:
                     force=True,
                     scheduler=scheduler,
                 )
-                scores[label] = {(r.student, r.notebook): r.score for r in results if r.status != "missing"}
+                scores[label] = {(r.student, r.lesson): r.score for r in results if r.status != "missing"}
                 named[label] = sum(bool(t.mistakes) for r in results for t in r.tests)
-                grades[label] = {(r.student, r.notebook): (r.score, r.status) for r in results}
+                grades[label] = {(r.student, r.lesson): (r.score, r.status) for r in results}
                 bad = [r for r in results if r.status != "ok"]
                 if bad:
-                    print(f"  not ok: {[(r.student, r.notebook, r.status, r.detail) for r in bad]}")
+                    print(f"  not ok: {[(r.student, r.lesson, r.status, r.detail) for r in bad]}")
             took, used = time.perf_counter() - t0, cpu_seconds() - c0
             machine = machine_cpu() - m0
             times[label] = min(took, times.get(label, took))

@@ -75,7 +75,7 @@ def test_a_virtual_environment_behind_a_symlink_grades(tmp_path):
     )
     print(proc.stdout[-800:], proc.stderr[-800:])
     assert proc.returncode == 0
-    rows = {r["notebook"]: r for r in csv.DictReader(open(out / "grades.csv"))}
+    rows = {r["lesson"]: r for r in csv.DictReader(open(out / "grades.csv"))}
     assert (rows[LESSON]["score"], rows[LESSON]["status"]) == ("13", "ok")
 
 

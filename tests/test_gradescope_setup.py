@@ -47,10 +47,10 @@ def test_every_lesson_on_a_fresh_install_grades_as_grade_does(tmp_path):
     graded = tmp_path / "graded"
     cmd = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(graded), "--seed", str(SEED)]
     assert subprocess.run(cmd + ["--jobs", "2"], cwd=ROOT, timeout=3000).returncode == 0
-    rows = {(r["student"], r["notebook"]): r for r in csv.DictReader(open(graded / "grades.csv"))}
+    rows = {(r["student"], r["lesson"]): r for r in csv.DictReader(open(graded / "grades.csv"))}
     checks: dict = {}
     for r in csv.DictReader(open(graded / "tests.csv")):
-        checks.setdefault((r["student"], r["notebook"]), {})[r["grade_id"]] = float(r["score"])
+        checks.setdefault((r["student"], r["lesson"]), {})[r["grade_id"]] = float(r["score"])
 
     compared = 0
     for lesson, root in roots.items():

@@ -203,7 +203,7 @@ def graded_class(tmp_path_factory):
     finally:
         done.set()
         watcher.join()
-    graded = GradedClass({(r.student, r.notebook): r for r in results})
+    graded = GradedClass({(r.student, r.lesson): r for r in results})
     graded.forks, graded.caps, graded.settings, graded.out = seen, caps, settings, subs.parent / "out"
     return graded
 
@@ -293,7 +293,7 @@ def test_a_known_mistake_is_named_and_no_correct_or_blank_answer_is(graded_class
     library's keys, nothing of its inputs or expected values."""
     library = {m.key for lesson in LESSONS for m in load(lesson)}
     csv_rows = {
-        (t["student"], t["notebook"], t["grade_id"]): t for t in csv.DictReader(open(graded_class.out / "tests.csv"))
+        (t["student"], t["lesson"], t["grade_id"]): t for t in csv.DictReader(open(graded_class.out / "tests.csv"))
     }
     shown = json.loads((graded_class.out / "results.json").read_text())
     for (student, lesson), r in graded_class.items():
@@ -310,7 +310,7 @@ def test_a_known_mistake_is_named_and_no_correct_or_blank_answer_is(graded_class
         named = {t.grade_id: t.mistakes for t in graded_class[("wrong", lesson)].tests if t.score < t.max_score}
         print(lesson, key, named)
         assert named and all(key in keys for keys in named.values()), named
-    row = next(r for r in shown if (r["student"], r["notebook"]) == ("wrong", WRONG_ONE[0]))
+    row = next(r for r in shown if (r["student"], r["lesson"]) == ("wrong", WRONG_ONE[0]))
     assert any(t["mistakes"] for t in row["tests"]), "results.json carries TestResult.mistakes"
 
 
@@ -340,16 +340,16 @@ def test_command_line_grade_and_check(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "notes.txt" in proc.stderr, "unknown files are reported"
     rows = list(csv.DictReader(open(out / "grades.csv")))
-    assert list(rows[0]) == ["student", "notebook", "score", "max_score", "status"]
-    by = {(r["student"], r["notebook"]): r for r in rows}
+    assert list(rows[0]) == ["student", "lesson", "score", "max_score", "status"]
+    by = {(r["student"], r["lesson"]): r for r in rows}
     assert set(by) == {("lovelaceada", lesson), ("bob", lesson), ("cy", lesson)}, "the lesson found, no other"
     assert (by[("lovelaceada", lesson)]["score"], by[("lovelaceada", lesson)]["status"]) == (f"{total:g}", "ok")
     assert (by[("bob", lesson)]["score"], by[("bob", lesson)]["status"]) == ("0", "ok")
     assert by[("cy", lesson)]["status"] == "missing"
     tests = list(csv.DictReader(open(out / "tests.csv")))
     assert {t["grade_id"] for t in tests} == set(points_by_test(lesson))
-    assert {t["notebook"] for t in tests} == {lesson}
-    assert {r["notebook"] for r in json.loads((out / "results.json").read_text())} == {lesson}
+    assert {t["lesson"] for t in tests} == {lesson}
+    assert {r["lesson"] for r in json.loads((out / "results.json").read_text())} == {lesson}
     feedback = (out / "feedback" / "bob" / f"{lesson}.html").read_text()
     assert "NotImplementedError" in feedback and "_ref_" not in feedback
     uploads = {r["student"]: r["upload"] for r in json.loads((out / "results.json").read_text())}

@@ -93,6 +93,28 @@ def test_a_subset_regrade_keeps_the_other_rows(fake, subs, tmp_path):
     assert fake.graded[-1] == [] and grades(out)["ada"] == ("2", "ok")
 
 
+def test_an_out_journaled_when_the_lesson_was_called_notebook_resumes(fake, subs, tmp_path):
+    """Issue 44 (6): a journal an earlier grader wrote holds each lesson under "notebook": a rerun
+    reads it as the class (nothing regraded, every row kept) and writes "lesson" from then on."""
+    out = tmp_path / "out"
+    fake(subs, out)
+    journal = out / "journal.jsonl"
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert lines and all("lesson" in d and "notebook" not in d for d in lines)
+    old = [{("notebook" if k == "lesson" else k): v for k, v in d.items()} for d in lines]
+    journal.write_text("".join(json.dumps(d) + "\n" for d in old))
+    assert set(Journal(journal).done) == {(s, LESSON) for s in ("ada", "bob", "cyd")}
+    results = fake(subs, out)
+    assert fake.graded[-1] == [] and {(r.student, r.lesson, r.score) for r in results} == {
+        (s, LESSON, 1.0) for s in ("ada", "bob", "cyd")
+    }
+    assert grades(out) == {s: ("1", "ok") for s in ("ada", "bob", "cyd")}
+    assert next(csv.reader(open(out / "grades.csv")))[:2] == ["student", "lesson"]
+    assert all(d["lesson"] == LESSON for d in json.loads((out / "results.json").read_text()))
+    added = journal.read_text().splitlines()[len(old) :]
+    assert all("notebook" not in json.loads(line) for line in added)
+
+
 def test_a_missing_row_outside_the_scope_is_kept(fake, subs, tmp_path):
     out = tmp_path / "out"
     fake(subs, out, students=["ada", "dan"])  # dan has no notebook: missing

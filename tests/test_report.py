@@ -48,7 +48,7 @@ def example_out(tmp_path: Path) -> Path:
     shutil.copytree(DATA / "example_class", out)
     for r in json.loads((out / "results.json").read_text()):
         if r["status"] != "missing":
-            page = out / "feedback" / r["student"] / f"{r['notebook']}.html"
+            page = out / "feedback" / r["student"] / f"{r['lesson']}.html"
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text("<!doctype html><title>feedback</title>")
     return out
@@ -87,7 +87,7 @@ def generated_out(
             status = rng.choices(["ok", "timeout", "error", "tampered", "missing"], [40, 2, 2, 1, 3])[0]
             r = {
                 "student": student,
-                "notebook": lesson,
+                "lesson": lesson,
                 "score": 0.0,
                 "status": status,
                 "detail": "",
@@ -146,21 +146,21 @@ def generated_out(
     (out / "results.json").write_text(json.dumps(results, indent=1))
     write_safe_csv(
         out / "grades.csv",
-        [["student", "notebook", "score", "max_score", "status"]]
-        + [[r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]] for r in results],
+        [["student", "lesson", "score", "max_score", "status"]]
+        + [[r["student"], r["lesson"], f"{r['score']:g}", f"{r['max_score']:g}", r["status"]] for r in results],
     )
     write_safe_csv(
         out / "tests.csv",
-        [["student", "notebook", "grade_id", "score", "max_score", "outcome"]]
+        [["student", "lesson", "grade_id", "score", "max_score", "outcome"]]
         + [
-            [r["student"], r["notebook"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}", t["outcome"]]
+            [r["student"], r["lesson"], t["grade_id"], f"{t['score']:g}", f"{t['max_score']:g}", t["outcome"]]
             for r in results
             for t in r["tests"]
         ],
     )
     for r in results:
         if r["status"] != "missing":
-            page = out / "feedback" / r["student"] / f"{r['notebook']}.html"
+            page = out / "feedback" / r["student"] / f"{r['lesson']}.html"
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text("<!doctype html><title>feedback</title>")
     if run is not None:
@@ -225,10 +225,10 @@ def assert_numbers_match_csvs(out: Path, page: str) -> None:
     """Every number of the lesson and check tables, recomputed from grades.csv and tests.csv."""
     grades, tests = read_csv(out / "grades.csv"), read_csv(out / "tests.csv")
     t = tables(page)
-    lessons = sorted({g["notebook"] for g in grades})
+    lessons = sorted({g["lesson"] for g in grades})
     assert [r["lesson"] for r in t["lessons"]] == lessons
     for row in t["lessons"]:
-        mine = [g for g in grades if g["notebook"] == row["lesson"]]
+        mine = [g for g in grades if g["lesson"] == row["lesson"]]
         scores = [float(g["score"]) for g in mine if g["status"] != "missing"]
         assert number(row["students"]) == len(mine)
         assert number(row["submitted"]) == len(scores)
@@ -239,10 +239,10 @@ def assert_numbers_match_csvs(out: Path, page: str) -> None:
         for s in ("ok", "timeout", "error", "tampered", "missing"):
             assert number(row[s]) == sum(g["status"] == s for g in mine), (row["lesson"], s)
     checks = {(r["lesson"], r["check"]): r for r in t["checks"]}
-    expected = {(x["notebook"], x["grade_id"]) for x in tests}
+    expected = {(x["lesson"], x["grade_id"]) for x in tests}
     assert set(checks) == expected
     for (lesson, gid), row in checks.items():
-        mine = [x for x in tests if x["notebook"] == lesson and x["grade_id"] == gid]
+        mine = [x for x in tests if x["lesson"] == lesson and x["grade_id"] == gid]
         passed = sum(float(x["score"]) >= float(x["max_score"]) for x in mine)
         assert number(row["n"]) == len(mine) and number(row["passed"]) == passed, (lesson, gid)
         assert number(row["share"]) == pytest.approx(100 * passed / len(mine), abs=0.5)
@@ -311,7 +311,7 @@ def test_generated_class_of_60_numbers_equal_the_csvs(tmp_path):
         t
         for r in results
         for t in r["tests"]
-        if t["outcome"] == "wrong" and r["notebook"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"
+        if t["outcome"] == "wrong" and r["lesson"] == "01_alpha" and t["grade_id"] == "test_round_it_hidden"
     ]
     counts = [
         int(c)
@@ -425,7 +425,7 @@ def test_grades_wide_has_a_points_row_and_one_row_per_student(tmp_path):
     grades = read_csv(out / "grades.csv")
     assert [r[0] for r in table[2:]] == sorted({g["student"] for g in grades})
     for row in table[2:]:
-        mine = {g["notebook"]: float(g["score"]) for g in grades if g["student"] == row[0]}
+        mine = {g["lesson"]: float(g["score"]) for g in grades if g["student"] == row[0]}
         assert [float(x) for x in row[1:-1]] == [mine[n] for n in LESSONS]
         assert float(row[-1]) == sum(mine.values())
 
@@ -475,7 +475,7 @@ def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, m
     cols = {n: header.index(h) for n, h in lesson_headers.items()} | {
         n: len(header) + i for i, n in enumerate(appended)
     }
-    grades = {(g["student"], g["notebook"]): g["score"] for g in read_csv(out / "grades.csv")}
+    grades = {(g["student"], g["lesson"]): g["score"] for g in read_csv(out / "grades.csv")}
     keys = {
         "Lovelace, Ada": "ada",
         "Builder, Bob": "bob",
@@ -496,7 +496,7 @@ def test_roster_export_round_trips(tmp_path, roster, lesson_headers, appended, m
                 expected = (
                     before[c]
                     if c < len(before) and before[c]
-                    else max(float(g["max_score"]) for g in read_csv(out / "grades.csv") if g["notebook"] == lesson)
+                    else max(float(g["max_score"]) for g in read_csv(out / "grades.csv") if g["lesson"] == lesson)
                 )
                 assert float(after[c]) == float(expected)
             elif student:
@@ -561,7 +561,7 @@ def test_page_renders_every_figure_in_chromium(tmp_path, browser, which):  # noq
         out = generated_out(tmp_path, names=HOSTILE, hostile_text=" <script>alert('x')</script>", seed=3)
     path = build_report(out)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    lessons = len({g["notebook"] for g in read_csv(out / "grades.csv")})
+    lessons = len({g["lesson"] for g in read_csv(out / "grades.csv")})
     context = browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
     page = context.new_page()
     requests, dialogs, errors = [], [], []
@@ -604,7 +604,7 @@ def test_older_or_empty_out_folders_still_give_a_report(tmp_path):
     assert_numbers_match_csvs(csvs_only, page)
     empty = tmp_path / "empty"
     empty.mkdir()
-    (empty / "grades.csv").write_text("student,notebook,score,max_score,status\n")
+    (empty / "grades.csv").write_text("student,lesson,score,max_score,status\n")
     page = build_report(empty).read_text()
     assert "Class report: 0 students, 0 lessons" in page
     assert [p.name for p in write_exports(empty)] == ["grades_wide.csv"]
@@ -626,12 +626,12 @@ def test_names_join_whichever_way_the_grader_neutralised_them(tmp_path):
         ("tests.csv", ["grade_id", "score", "max_score"]),
     ):
         rows = read_csv(out / name)
-        raw = {(safe_csv_cell(r["student"]), r["notebook"]): r["student"] for r in results}
+        raw = {(safe_csv_cell(r["student"]), r["lesson"]): r["student"] for r in results}
         with open(out / name, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["student", "notebook", *columns])
+            w.writerow(["student", "lesson", *columns])
             for r in rows:
-                w.writerow([other(raw[(r["student"], r["notebook"])]), r["notebook"], *(r[c] for c in columns)])
+                w.writerow([other(raw[(r["student"], r["lesson"])]), r["lesson"], *(r[c] for c in columns)])
     assert read_csv(out / "grades.csv")[0]["student"] != safe_csv_cell(" =1+1")  # written differently
     page = build_report(out).read_text()
     assert "id=problems" not in page, page.split("id=problems")[1][:500]
@@ -673,6 +673,35 @@ def test_the_example_class_fixture_is_what_todays_grader_writes(tmp_path):
     for name in ("grades.csv", "tests.csv"):
         header = read_csv(tmp_path / name)[0].keys()
         assert list(read_csv(DATA / "example_class" / name)[0].keys()) == list(header), name
+
+
+def as_before_the_rename(d: dict) -> dict:
+    """A results.json row or CSV row as the grader wrote it before issue 44: its lesson under "notebook"."""
+    return {("notebook" if k == "lesson" else k): v for k, v in d.items()}
+
+
+def test_an_out_written_when_the_lesson_was_called_notebook_is_read_the_same(tmp_path):
+    """Issue 44 (6): results.json's key and the CSVs' column are "lesson" (they were "notebook"); an
+    OUT an earlier grader wrote is still read, each row and problem as from today's files, and
+    Result.from_dict reads its old rows."""
+    from autograder.grader.core.model import Result
+
+    new, old = tmp_path / "new", tmp_path / "old"
+    shutil.copytree(DATA / "example_class", new)
+    shutil.copytree(DATA / "example_class", old)
+    rows = json.loads((new / "results.json").read_text())
+    (old / "results.json").write_text(json.dumps([as_before_the_rename(d) for d in rows], indent=1))
+    for name in ("grades.csv", "tests.csv"):
+        lines = (new / name).read_text(encoding="utf-8").split("\n", 1)
+        assert lines[0].startswith("student,lesson,")
+        (old / name).write_text(lines[0].replace(",lesson,", ",notebook,") + "\n" + lines[1], encoding="utf-8")
+    assert "notebook" in read_csv(old / "grades.csv")[0] and '"notebook"' in (old / "results.json").read_text()
+    before, now = rep.load(old), rep.load(new)
+    assert before.rows == now.rows and before.problems == now.problems == []
+    assert {r.lesson for r in before.rows} == {d["lesson"] for d in rows}
+    assert all(r.checks for r in before.rows if r.status != "missing")
+    for d in rows:
+        assert Result.from_dict(as_before_the_rename(d)) == Result.from_dict(d)
 
 
 def test_every_report_module_is_one_small_room():
@@ -815,7 +844,7 @@ def test_the_roster_never_erases_a_grade_the_download_has_no_notebook_for(tmp_pa
     filled, _ = _read_table(out / "gradebook_filled.csv")
     col = filled[0].index("06 Block scaled formats (58106)")
     by_login = {r[3]: r for r in filled[2:]}
-    grades = {(r["student"], r["notebook"]): r for r in read_csv(out / "grades.csv")}
+    grades = {(r["student"], r["lesson"]): r for r in read_csv(out / "grades.csv")}
     assert grades[("cy", "06_block_scaled_formats")]["status"] == "missing"
     assert by_login["cy"][col] == "10.00", "kept, not overwritten with 0"
     assert float(by_login["ada"][col]) == float(grades[("ada", "06_block_scaled_formats")]["score"]) == 19
@@ -845,8 +874,8 @@ def test_names_that_neutralise_alike_keep_their_own_rows(tmp_path):
     assert cells == {name_cell(n) for n in names}, cells
     data = load(out)
     assert data.problems == []
-    results = {(d["student"], d["notebook"]): d["score"] for d in json.loads((out / "results.json").read_text())}
-    assert {(r.student, r.notebook): r.score for r in data.rows} == results
+    results = {(d["student"], d["lesson"]): d["score"] for d in json.loads((out / "results.json").read_text())}
+    assert {(r.student, r.lesson): r.score for r in data.rows} == results
     write_exports(out)
     wide = [r["student"] for r in read_csv(out / "grades_wide.csv")][1:]  # after "Points Possible"
     assert sorted(wide) == sorted(cells), wide

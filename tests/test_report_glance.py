@@ -158,7 +158,7 @@ def test_the_first_screen_says_what_to_do_first(classes, browser, which):  # noq
         )
         for status, counts in cells:
             for lesson in data.lessons:
-                assert int(counts[lesson]) == sum(r.status == status and r.notebook == lesson for r in data.rows)
+                assert int(counts[lesson]) == sum(r.status == status and r.lesson == lesson for r in data.rows)
             assert int(counts["all"]) == statuses[status]
         assert [s for s, _ in cells] == ["tampered", "error", "timeout", "missing"]
         for selector in ("#status-counts", "#reteach li:first-child", "#human-counts"):
@@ -176,8 +176,8 @@ def test_the_first_screen_says_what_to_do_first(classes, browser, which):  # noq
             assert page.eval_on_selector("#misconceptions-more", "e => !e.open")
         # every missing row in OUT/missing.csv, linked from the first screen
         with open(out / "missing.csv", newline="") as f:
-            listed = [(r["notebook"], r["student"]) for r in csv.DictReader(f)]
-        assert sorted(listed) == sorted((r.notebook, r.student) for r in data.rows if r.status == "missing")
+            listed = [(r["lesson"], r["student"]) for r in csv.DictReader(f)]
+        assert sorted(listed) == sorted((r.lesson, r.student) for r in data.rows if r.status == "missing")
         assert page.eval_on_selector("#glance a[href='missing.csv']", "e => e.getBoundingClientRect().bottom") <= 800
         # the height with every fold closed, bounded; then opened, for the record
         closed = page.evaluate("document.documentElement.scrollHeight")

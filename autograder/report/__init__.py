@@ -14,7 +14,7 @@ wrote to OUT/ alone; ``grade`` builds them at the end of every run from the resu
   students hit, grouped and counted, the rows that need a human (folded), and how the grades were
   made (``OUT/run.json``); long lists folded in ``<details>``. Never hand it to students: it quotes
   the hidden tests' assertion messages.
-- ``OUT/missing.csv``: every missing row (``notebook,student``), per lesson, linked from the page.
+- ``OUT/missing.csv``: every missing row (``lesson,student``), per lesson, linked from the page.
 - ``OUT/grades_wide.csv``: one row per student, a column per lesson and a total, the maximum
   points in a "Points Possible" row under the header.
 - with ``--roster``: the LMS's own gradebook export (Canvas or Moodle CSV) with the lesson columns

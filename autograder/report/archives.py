@@ -79,7 +79,7 @@ def form_of(rows: list[Result], asked: str) -> str:
     if asked != "auto":
         return asked
     for form, namer in NAMERS.items():
-        if rows and all(namer(r.upload, r.notebook) for r in rows):
+        if rows and all(namer(r.upload, r.lesson) for r in rows):
             return form
     return "students"
 
@@ -113,7 +113,7 @@ def load_rows(out: Path) -> list[Result]:
 
 
 def page_of(out: Path, r: Result) -> bytes:
-    path = Path(out) / "feedback" / r.student / f"{r.notebook}.html"
+    path = Path(out) / "feedback" / r.student / f"{r.lesson}.html"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no feedback page for a graded row (rerun `report` or the grade)")
     return path.read_bytes()
@@ -131,8 +131,8 @@ def pack(out: Path, asked: str = "auto") -> Packed:
             old.unlink()
     packed = Packed()
     per_student: dict[str, dict[str, bytes]] = {}
-    for lesson in sorted({r.notebook for r in rows}):
-        mine = [r for r in rows if r.notebook == lesson]
+    for lesson in sorted({r.lesson for r in rows}):
+        mine = [r for r in rows if r.lesson == lesson]
         form = form_of(mine, asked)
         if form == "students":
             for r in mine:

@@ -40,7 +40,7 @@ class Check:
 @dataclass
 class Row:
     student: str
-    notebook: str
+    lesson: str
     score: float
     max_score: float
     status: str
@@ -61,11 +61,11 @@ class ClassData:
 
     @property
     def lessons(self) -> list[str]:
-        return sorted({r.notebook for r in self.rows})
+        return sorted({r.lesson for r in self.rows})
 
     @property
     def students(self) -> list[str]:
         return sorted({r.student for r in self.rows})
 
     def lesson_rows(self, lesson: str) -> list[Row]:
-        return [r for r in self.rows if r.notebook == lesson]
+        return [r for r in self.rows if r.lesson == lesson]

@@ -26,7 +26,7 @@ def human_counts(data: ClassData) -> dict:
     cells = {(s, n): 0 for s in NEEDS_A_HUMAN for n in lessons}
     for r in data.rows:
         if r.status in NEEDS_A_HUMAN:
-            cells[(r.status, r.notebook)] += 1
+            cells[(r.status, r.lesson)] += 1
     return {
         "causes": NEEDS_A_HUMAN,
         "lessons": lessons,
@@ -40,17 +40,17 @@ def human_counts(data: ClassData) -> dict:
 def human_rows(data: ClassData) -> dict[str, list[Row]]:
     """The rows that need a human, per cause, by student and lesson."""
     return {
-        s: sorted((r for r in data.rows if r.status == s), key=lambda r: (r.student, r.notebook)) for s in NEEDS_A_HUMAN
+        s: sorted((r for r in data.rows if r.status == s), key=lambda r: (r.student, r.lesson)) for s in NEEDS_A_HUMAN
     }
 
 
 def write_missing(out: Path, data: ClassData) -> Path:
-    """OUT/missing.csv: ``notebook,student`` for every missing row, per lesson (names as grades.csv
+    """OUT/missing.csv: ``lesson,student`` for every missing row, per lesson (names as grades.csv
     writes them, one-to-one); the header alone when none is missing."""
-    rows = sorted((r for r in data.rows if r.status == "missing"), key=lambda r: (r.notebook, r.student))
+    rows = sorted((r for r in data.rows if r.status == "missing"), key=lambda r: (r.lesson, r.student))
     path = Path(out) / MISSING_CSV
     with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["notebook", "student"])
-        w.writerows([r.notebook, name_cell(r.student)] for r in rows)
+        w.writerow(["lesson", "student"])
+        w.writerows([r.lesson, name_cell(r.student)] for r in rows)
     return path

@@ -37,7 +37,7 @@ NAMES_LISTED = 40  # a folded group names at most this many (tests.csv and grade
 def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | None:
     """The relative link to the row's feedback page when OUT/feedback holds it, else None
     (``root``: OUT/feedback resolved, when the caller has it)."""
-    path = data.out / "feedback" / row.student / f"{row.notebook}.html"
+    path = data.out / "feedback" / row.student / f"{row.lesson}.html"
     try:
         root = root or (data.out / "feedback").resolve()
         exists = path.is_file() and path.resolve().is_relative_to(root)
@@ -45,7 +45,7 @@ def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | 
         exists = False
     if not exists:
         return None
-    return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.notebook}.html', safe='')}"
+    return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.lesson}.html', safe='')}"
 
 
 def reteach(top: list[CheckStats], found: list[Misconception] = ()) -> list[dict]:
@@ -103,13 +103,13 @@ def render(data: ClassData) -> str:
     links: dict[tuple[str, str], str | None] = {}
 
     def href(row: Row) -> str | None:  # one look on disk per row, however often the page names it
-        key = (row.student, row.notebook)
+        key = (row.student, row.lesson)
         if key not in links:
             links[key] = feedback_href(data, row, feedback)
         return links[key]
 
     timed = [r for r in data.rows if r.seconds]
-    median = {n: statistics.median([r.seconds for r in timed if r.notebook == n] or [0]) for n in lessons}
+    median = {n: statistics.median([r.seconds for r in timed if r.lesson == n] or [0]) for n in lessons}
     per_lesson = []
     for n in lessons:
         st = lesson_stats(data, n)

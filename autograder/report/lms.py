@@ -23,7 +23,7 @@ def wide_rows(data: ClassData) -> list[list]:
     lessons = data.lessons
     maxes = [max((r.max_score for r in data.lesson_rows(n)), default=0.0) for n in lessons]
     table = [["student", *lessons, "total"], [POINTS_ROW, *maxes, sum(maxes)]]
-    scores = {(r.student, r.notebook): r.score for r in data.rows}
+    scores = {(r.student, r.lesson): r.score for r in data.rows}
     for s in data.students:
         mine = [scores.get((s, n)) for n in lessons]
         table.append([name_cell(s), *mine, sum(x for x in mine if x is not None)])  # as grades.csv names them
@@ -156,8 +156,8 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
                     "detail": "several roster rows match: not filled",
                 }
             )
-    scores = {(r.student, r.notebook): r.score for r in data.rows}
-    statuses = {(r.student, r.notebook): r.status for r in data.rows}
+    scores = {(r.student, r.lesson): r.score for r in data.rows}
+    statuses = {(r.student, r.lesson): r.status for r in data.rows}
     for i, who in matched.items():
         if len(who) > 1:
             problems.append(

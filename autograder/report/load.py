@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..grader.core.model import Result, Status
+from ..grader.core.model import Result, Status, lesson_keyed
 from ..textsafe import csv_forms, name_cell, safe_csv_cell
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 
@@ -23,6 +23,11 @@ from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 def read_csv(path: Path) -> list[dict]:
     with open(path, newline="", encoding="utf-8-sig") as f:
         return list(csv.DictReader(f))
+
+
+def _lesson_rows(path: Path) -> list[dict]:
+    """grades.csv's or tests.csv's rows, the lesson under "lesson" also where an older grade wrote "notebook"."""
+    return [lesson_keyed(row) for row in read_csv(path)]
 
 
 def _num(text: str, where: str) -> float:
@@ -41,7 +46,7 @@ def load(out: Path) -> ClassData:
     problems: list[str] = []
     results: list[dict] = []
     if (out / "results.json").is_file():
-        results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+        results = [lesson_keyed(d) for d in json.loads((out / "results.json").read_text(encoding="utf-8"))]
     else:
         problems.append("results.json is missing: no docstrings, messages, details or timings")
     # The CSVs hold names as a neutraliser wrote them: join in that form (safe_csv_cell's, or
@@ -50,22 +55,22 @@ def load(out: Path) -> ClassData:
     # never takes a row that is exactly someone's.
     by_key, joins = {}, {}
     for d in results:
-        key = (name_cell(d["student"]), safe_csv_cell(d["notebook"]))
+        key = (name_cell(d["student"]), safe_csv_cell(d["lesson"]))
         by_key[key] = d
         joins[key] = key
     for d in results:
-        key = (name_cell(d["student"]), safe_csv_cell(d["notebook"]))
+        key = (name_cell(d["student"]), safe_csv_cell(d["lesson"]))
         for form in csv_forms(d["student"]):
             joins.setdefault((form, key[1]), key)
 
     rows: dict[tuple[str, str], Row] = {}
-    for i, g in enumerate(read_csv(out / "grades.csv"), start=2):
-        key = joins.get((g["student"], g["notebook"]), (g["student"], g["notebook"]))
+    for i, g in enumerate(_lesson_rows(out / "grades.csv"), start=2):
+        key = joins.get((g["student"], g["lesson"]), (g["student"], g["lesson"]))
         d = by_key.get(key)
-        student, notebook = (d["student"], d["notebook"]) if d else key
+        student, lesson = (d["student"], d["lesson"]) if d else key
         row = Row(
             student,
-            notebook,
+            lesson,
             _num(g["score"], f"grades.csv line {i}"),
             _num(g["max_score"], f"grades.csv line {i}"),
             g["status"],
@@ -75,24 +80,24 @@ def load(out: Path) -> ClassData:
             row.override = d.get("override") or None
             if abs(float(d.get("score", 0)) - row.score) > 1e-9 or d.get("status") != row.status:
                 problems.append(
-                    f"{student}/{notebook}: grades.csv says {fmt(row.score)} {row.status}, "
+                    f"{student}/{lesson}: grades.csv says {fmt(row.score)} {row.status}, "
                     f"results.json says {fmt(float(d.get('score', 0)))} {d.get('status')}"
                 )
         elif results:
-            problems.append(f"{student}/{notebook}: in grades.csv, not in results.json")
+            problems.append(f"{student}/{lesson}: in grades.csv, not in results.json")
         if row.status not in STATUSES:
-            problems.append(f"{student}/{notebook}: unknown status {row.status!r}")
+            problems.append(f"{student}/{lesson}: unknown status {row.status!r}")
         rows[key] = row
     for key, d in by_key.items():
         if key not in rows:
-            problems.append(f"{d['student']}/{d['notebook']}: in results.json, not in grades.csv")
+            problems.append(f"{d['student']}/{d['lesson']}: in results.json, not in grades.csv")
 
     details = {key: {t["grade_id"]: t for t in d.get("tests", [])} for key, d in by_key.items()}
     if (out / "tests.csv").is_file():
-        for i, t in enumerate(read_csv(out / "tests.csv"), start=2):
-            key = joins.get((t["student"], t["notebook"]), (t["student"], t["notebook"]))
+        for i, t in enumerate(_lesson_rows(out / "tests.csv"), start=2):
+            key = joins.get((t["student"], t["lesson"]), (t["student"], t["lesson"]))
             if key not in rows:
-                problems.append(f"tests.csv line {i}: {t['student']}/{t['notebook']} is not in grades.csv")
+                problems.append(f"tests.csv line {i}: {t['student']}/{t['lesson']} is not in grades.csv")
                 continue
             info = details.get(key, {}).get(t["grade_id"], {})
             rows[key].checks.append(
@@ -134,7 +139,7 @@ def from_results(out: Path, results: Iterable[Result]) -> ClassData:
     grades.csv's order, numbers as the CSVs write them, ``OUT/run.json`` for how they were made.
     The files' cross-checks do not apply (there is one source); the checks of the rows do."""
     out = Path(out)
-    graded = sorted((r for r in results if r.status != Status.GRADER_ERROR), key=lambda r: (r.student, r.notebook))
+    graded = sorted((r for r in results if r.status != Status.GRADER_ERROR), key=lambda r: (r.student, r.lesson))
     rows = []
     for r in graded:
         checks = [
@@ -154,7 +159,7 @@ def from_results(out: Path, results: Iterable[Result]) -> ClassData:
         rows.append(
             Row(
                 r.student,
-                r.notebook,
+                r.lesson,
                 _written(r.score),
                 _written(r.max_score),
                 str(r.status),
@@ -185,7 +190,7 @@ def _row_problems(rows: Iterable[Row]) -> list[str]:
         graded = row.override["graded_score"] if row.override else row.score  # tests.csv holds what was graded
         if row.checks and abs(total - graded) > 1e-9:
             problems.append(
-                f"{row.student}/{row.notebook}: tests.csv sums to {fmt(total)}, grades.csv says {fmt(row.score)}"
+                f"{row.student}/{row.lesson}: tests.csv sums to {fmt(total)}, grades.csv says {fmt(row.score)}"
             )
     return problems
 

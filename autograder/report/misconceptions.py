@@ -65,7 +65,7 @@ class Coverage:
 def place(key: str, row: Row, grade_id: str) -> tuple[str, str]:
     """(lesson, exercise) a key names ("lesson:function:id"), else the check's own."""
     parts = key.split(":")
-    return (parts[0], parts[1]) if len(parts) == 3 else (row.notebook, exercise_of(grade_id))
+    return (parts[0], parts[1]) if len(parts) == 3 else (row.lesson, exercise_of(grade_id))
 
 
 def combine(sets: list[list[str]]) -> tuple[str, ...]:
@@ -110,7 +110,7 @@ def coverage(data: ClassData) -> list[Coverage]:
         for check in row.checks:
             if cause(row, check) != "wrong":
                 continue
-            c = counts.setdefault((row.notebook, exercise_of(check.grade_id)), [0, 0])
+            c = counts.setdefault((row.lesson, exercise_of(check.grade_id)), [0, 0])
             c[0] += 1
             c[1] += bool(check.mistakes)
     return [Coverage(lesson, ex, wrong, explained) for (lesson, ex), (wrong, explained) in sorted(counts.items())]

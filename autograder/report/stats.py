@@ -95,11 +95,9 @@ def check_stats(data: ClassData) -> list[CheckStats]:
     stats: dict[tuple[str, str], CheckStats] = {}
     for row in data.rows:
         for c in row.checks:
-            s = stats.get((row.notebook, c.grade_id))
+            s = stats.get((row.lesson, c.grade_id))
             if s is None:
-                s = stats[(row.notebook, c.grade_id)] = CheckStats(
-                    row.notebook, c.grade_id, c.hidden, c.doc, c.max_score
-                )
+                s = stats[(row.lesson, c.grade_id)] = CheckStats(row.lesson, c.grade_id, c.hidden, c.doc, c.max_score)
             s.hidden = s.hidden if s.hidden is not None else c.hidden
             s.doc = s.doc or c.doc
             s.max_score = max(s.max_score, c.max_score)

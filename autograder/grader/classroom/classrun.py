@@ -83,7 +83,7 @@ class Progress:
         eta = el / self.done * (self.total - self.done) if self.done else 0
         bar = "#" * int(20 * self.done / max(self.total, 1))
         print(
-            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.notebook}: "
+            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.lesson}: "
             f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
             f"  {el:.0f} s, ~{eta:.0f} s left",
             file=sys.stderr,
@@ -249,9 +249,9 @@ def grade(
     if kept and not quiet:
         print(f"Kept {plural(kept, 'row')} of earlier runs in {out} (outside this run's scope)", file=sys.stderr)
     report(out, shown, quiet)
-    faults = {(r.student, r.notebook): r for r in results.values() if r.status == Status.GRADER_ERROR}
-    merged = {(r.student, r.notebook): r for r in shown} | faults
-    return sorted(merged.values(), key=lambda r: (r.student, r.notebook))
+    faults = {(r.student, r.lesson): r for r in results.values() if r.status == Status.GRADER_ERROR}
+    merged = {(r.student, r.lesson): r for r in shown} | faults
+    return sorted(merged.values(), key=lambda r: (r.student, r.lesson))
 
 
 def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = frozenset()) -> list[Result]:
@@ -261,7 +261,7 @@ def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = f
     shown = overrides.apply(rows, overrides.load(out))
     write_outputs(out, shown)
     for r in shown:
-        if (r.override or (r.student, r.notebook) in touched) and r.status != Status.MISSING:
+        if (r.override or (r.student, r.lesson) in touched) and r.status != Status.MISSING:
             with contextlib.suppress(ValueError):  # nbgrader's MissingEntry: a lesson not in this gradebook
                 writer.record(r)
     return shown
@@ -289,7 +289,7 @@ def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) ->
     finally:
         writer.close()
     report(out, shown, quiet)
-    return sorted(shown, key=lambda r: (r.student, r.notebook))
+    return sorted(shown, key=lambda r: (r.student, r.lesson))
 
 
 def record(job: dict, outcome, results, journal, writer, progress, lesson_data, uploads=None) -> Result:
@@ -306,8 +306,8 @@ def record(job: dict, outcome, results, journal, writer, progress, lesson_data, 
         )
     else:
         r = Result.from_dict(outcome)
-    r.upload = (uploads or {}).get((r.student, r.notebook), r.upload)
-    results[(r.student, r.notebook)] = r
+    r.upload = (uploads or {}).get((r.student, r.lesson), r.upload)
+    results[(r.student, r.lesson)] = r
     if r.status != "grader-error":  # no grade: neither journaled (regraded next run) nor written
         journal.append(r)
         writer.record(r)

@@ -18,7 +18,7 @@ import json
 import os
 from pathlib import Path
 
-from ..core.model import Result
+from ..core.model import Result, lesson_keyed
 from ..core.settings import Settings
 
 
@@ -42,8 +42,9 @@ class GradebookWriter:
             self.gb.find_student(r.student)
         except MissingEntry:
             self.gb.add_student(r.student)
-        self.gb.update_or_create_submission(r.notebook, r.student)
-        nb = self.gb.find_submission_notebook(r.notebook, r.notebook, r.student)
+        # nbgrader's assignment and its one notebook are both named after the lesson
+        self.gb.update_or_create_submission(r.lesson, r.student)
+        nb = self.gb.find_submission_notebook(r.lesson, r.lesson, r.student)
         scores = {t.grade_id: t.score for t in r.tests}
         for g in nb.grades:
             g.auto_score = float(scores.get(g.name, 0.0))
@@ -82,10 +83,10 @@ class Journal:
                     d = json.loads(line)
                     entry = d.pop("entry", "")
                     r = Result.from_dict(d)
-                    key = (r.student, r.notebook)
+                    key = (r.student, r.lesson)
                     if entry != ROW:
                         self.done[key] = r
-                    self.rows[key], self.lines[key] = r, d
+                    self.rows[key], self.lines[key] = r, lesson_keyed(d)  # an older line: "notebook"
         self.file = None
 
     def _write(self, d: dict) -> None:
@@ -99,12 +100,12 @@ class Journal:
         """A notebook's grade, as it finishes."""
         d = r.to_dict()
         self._write(d)
-        key = (r.student, r.notebook)
+        key = (r.student, r.lesson)
         self.done[key], self.rows[key], self.lines[key] = Result.from_dict(d), Result.from_dict(d), d
 
     def append_row(self, r: Result) -> None:
         """A row as the run decided it, journaled only where it differs from the journal's last line."""
-        d, key = r.to_dict(), (r.student, r.notebook)
+        d, key = r.to_dict(), (r.student, r.lesson)
         if self.lines.get(key) != d:
             self._write({"entry": ROW, **d})
             self.rows[key], self.lines[key] = Result.from_dict(d), d

@@ -40,21 +40,21 @@ def feedback_html(r: Result, title: str = "", date: str = "") -> str:
 
 def write_outputs(out: Path, results: list[Result]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    results = sorted(results, key=lambda r: (r.student, r.notebook))
+    results = sorted(results, key=lambda r: (r.student, r.lesson))
     with open(out / "grades.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["student", "notebook", "score", "max_score", "status"])
+        w.writerow(["student", "lesson", "score", "max_score", "status"])
         for r in results:
-            w.writerow([name_cell(r.student), r.notebook, f"{r.score:g}", f"{r.max_score:g}", r.status])
+            w.writerow([name_cell(r.student), r.lesson, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["student", "notebook", "grade_id", "score", "max_score", "outcome", "seed", "mistakes"])
+        w.writerow(["student", "lesson", "grade_id", "score", "max_score", "outcome", "seed", "mistakes"])
         for r in results:
             for t in r.tests:
                 w.writerow(
                     [
                         name_cell(r.student),
-                        r.notebook,
+                        r.lesson,
                         t.grade_id,
                         f"{t.score:g}",
                         f"{t.max_score:g}",
@@ -63,22 +63,22 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         " or ".join(t.mistakes),  # keys of autograder.mistakes (lesson:function:id)
                     ]
                 )
-    titles = {n: lesson_title(n) for n in {r.notebook for r in results}}
+    titles = {n: lesson_title(n) for n in {r.lesson for r in results}}
     date = datetime.date.today().isoformat()
     for r in results:
         if r.status != "missing":
-            path = out / "feedback" / r.student / f"{r.notebook}.html"
+            path = out / "feedback" / r.student / f"{r.lesson}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
-            page = feedback_html(r, titles[r.notebook], date)
+            page = feedback_html(r, titles[r.lesson], date)
             path.write_text(page, encoding="utf-8", errors="backslashreplace")
     (out / "results.json").write_text(json.dumps([r.to_dict() for r in results], indent=1))
 
 
 def print_table(results: list[Result]) -> None:
-    print(f"{'student':<16} {'notebook':<26} {'score':>11}  status")
+    print(f"{'student':<16} {'lesson':<26} {'score':>11}  status")
     for r in results:
         print(
-            f"{printable(r.student, 40):<16} {r.notebook:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
+            f"{printable(r.student, 40):<16} {r.lesson:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
             + (f"  ({printable(r.detail)})" if r.detail else "")
         )
     counts = {s: sum(r.status == s for r in results) for s in STATUSES}

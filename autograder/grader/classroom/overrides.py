@@ -85,7 +85,7 @@ def apply(rows, overrides: dict) -> list[Result]:
     says so (the graded score, the reason, the date). The rows themselves are left as graded."""
     shown = []
     for r in rows:
-        o = overrides.get((r.student, r.notebook))
+        o = overrides.get((r.student, r.lesson))
         if o is None:
             shown.append(dataclasses.replace(r, override=None))
         else:

@@ -85,4 +85,4 @@ def check_of(t: TestResult) -> Check:
 def student_view(r: Result) -> StudentView:
     status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (str(r.status), r.detail)
     checks = [check_of(t) for t in r.tests]
-    return StudentView(r.student, r.notebook, r.score, r.max_score, str(status), detail, list(r.notes), checks)
+    return StudentView(r.student, r.lesson, r.score, r.max_score, str(status), detail, list(r.notes), checks)

@@ -232,7 +232,7 @@ class TestResult:
 @dataclass
 class Result:
     student: str
-    notebook: str
+    lesson: str  # the lesson's name ("01_number_formats"), whatever the student's file was called
     score: float = 0.0
     max_score: float = 0.0
     status: Status = Status.MISSING
@@ -254,7 +254,19 @@ class Result:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Result":
-        d = dict(d)
+        d = lesson_keyed(d)
         d["tests"] = [TestResult(**{**t, "outcome": Outcome(t["outcome"])}) for t in d.get("tests", [])]
         d["status"] = Status(d["status"])
         return cls(**d)
+
+
+OLD_LESSON_KEY = "notebook"  # what results.json, journal.jsonl and the CSVs called "lesson" before
+
+
+def lesson_keyed(d: dict) -> dict:
+    """A copy of a Result's dict or a grades.csv/tests.csv row with its lesson under "lesson",
+    also where an earlier version wrote it under "notebook" (a resumed or re-reported older OUT)."""
+    d = dict(d)
+    if OLD_LESSON_KEY in d:
+        d.setdefault("lesson", d.pop(OLD_LESSON_KEY))
+    return d
