@@ -27,7 +27,7 @@ from .notebooks import ROOT
 
 FILE_NAME = INSTRUCTOR_ONLY[0]
 
-# Each lesson's file may also hold three plain dicts keyed by the lesson's function names (read with
+# Each lesson's file may also hold five plain dicts keyed by the lesson's function names (read with
 # ast.literal_eval, like MISTAKES; ``lesson_constants``), which live with the lesson they describe:
 # - NOT_DIAGNOSED: functions whose failed checks are never diagnosed (grader/diagnosis/diagnose.py
 #   replays a check's calls on each mistake in the checker): their results are not a function of
@@ -35,13 +35,18 @@ FILE_NAME = INSTRUCTOR_ONLY[0]
 # - TIMINGS: functions whose results hold timings beside data: these dict keys' values are compared
 #   by kind only (a float is a float), the rest of the result as any other;
 # - TIMERS: exercises that only time other code: in a replay the diagnosis answers them with this
-#   result instead of timing, so that replaying a timed table does not time anything per mistake.
+#   result instead of timing, so that replaying a timed table does not time anything per mistake;
+# - NUMBERS_BY_VALUE: functions whose numbers are compared by value, whatever type carries them (a
+#   Python float, a NumPy scalar, a 0-d array): their hidden tests accept each, and no mistake of
+#   theirs is a type alone (the reason);
+# - PHRASES: functions whose result holds free-text labels: those dict keys' text is compared by
+#   which of these phrases it contains, lowercased, as the hidden test reads a label.
 # Below, the course's: the same dicts keyed "<lesson>:<function>", from every lesson's file.
-CONSTANTS = ("NOT_DIAGNOSED", "TIMINGS", "TIMERS")
+CONSTANTS = ("NOT_DIAGNOSED", "TIMINGS", "TIMERS", "NUMBERS_BY_VALUE", "PHRASES")
 
 
 def lesson_constants(text: str, lesson: str) -> dict[str, dict]:
-    """A lesson file's NOT_DIAGNOSED, TIMINGS and TIMERS ({} where it has none); ValueError names
+    """A lesson file's CONSTANTS ({} where it has none); ValueError names
     what is malformed."""
     found = {name: {} for name in CONSTANTS}
     for node in ast.parse(text).body:
@@ -68,6 +73,8 @@ _COURSE = course_constants(ROOT)
 NOT_DIAGNOSED: dict[str, str] = _COURSE["NOT_DIAGNOSED"]
 TIMINGS: dict[str, list[str]] = _COURSE["TIMINGS"]
 TIMERS: dict[str, dict] = _COURSE["TIMERS"]
+NUMBERS_BY_VALUE: dict[str, str] = _COURSE["NUMBERS_BY_VALUE"]
+PHRASES: dict[str, dict[str, list[str]]] = _COURSE["PHRASES"]
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
 OPTIONAL = ("only_under", "visible_fails", "chip_only")
 
@@ -131,8 +138,8 @@ def parse(text: str, lesson: str) -> list[Mistake]:
 
 def for_diagnosis(mistakes: list[Mistake]) -> list[dict]:
     """What the grader's checker replays (key, function, source; timings: dict keys compared by
-    kind only; timers: the lesson's TIMERS by function), in the library's order, less the
-    functions of ``NOT_DIAGNOSED``."""
+    kind only; numbers: compared by value; phrases: labels compared by phrase; timers: the
+    lesson's TIMERS by function), in the library's order, less the functions of ``NOT_DIAGNOSED``."""
     lessons = {m.lesson for m in mistakes}
     timers = {key.split(":")[1]: result for key, result in TIMERS.items() if key.split(":")[0] in lessons}
     return [
@@ -142,6 +149,8 @@ def for_diagnosis(mistakes: list[Mistake]) -> list[dict]:
             "function": m.function,
             "source": m.source,
             "timings": TIMINGS.get(f"{m.lesson}:{m.function}", []),
+            "numbers": f"{m.lesson}:{m.function}" in NUMBERS_BY_VALUE,
+            "phrases": PHRASES.get(f"{m.lesson}:{m.function}", {}),
         }
         for m in mistakes
         if f"{m.lesson}:{m.function}" not in NOT_DIAGNOSED

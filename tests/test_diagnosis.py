@@ -10,7 +10,8 @@ import pytest
 
 from autograder.grader.core import events
 from autograder.grader.diagnosis.diagnose import Diagnoser
-from autograder.grader.diagnosis.recording import Recorder, Unreplayable, plain_copy, same
+from autograder.grader.diagnosis.compare import same
+from autograder.grader.diagnosis.recording import Recorder, Unreplayable, plain_copy
 from autograder.grader.checker.standins import StudentFunction
 from autograder.mistakes import NOT_DIAGNOSED, Mistake, for_diagnosis, load, sentence
 from conftest import LESSONS

@@ -6,6 +6,11 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
+# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+NUMBERS_BY_VALUE = {
+    "format_table": "a table of numbers: finfo's NumPy scalars and Python floats alike",
+}
+
 MISTAKES = [
     # ---------------------------------------------------------- format_table
     {
@@ -576,95 +581,4 @@ def sequential_sum(values, dtype):
 """,
     },
     # ------------------- format_table, values kept as finfo's NumPy scalars
-    {
-        "id": "nmant-plus-one-raw",
-        "function": "format_table",
-        "name": "mantissa bits count the implicit leading 1",
-        "explanation": "Your table counts one mantissa bit more than each format stores: it includes the leading 1 of a normal number. That bit is implicit, never stored, so a format's mantissa width is only its fraction bits. Revisit how a normal number's value is built from its three fields.",
-        "section": "1. A float is three bit fields",
-        "why": "mantissa_bits = nmant + 1 (C's MANT_DIG); eps, max, smallest_normal left as finfo's NumPy scalars (the hidden test accepts those, the diagnosis compares types)",
-        "source": """
-def format_table():
-    rows = []
-    for t in [np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2]:
-        fi = ml_dtypes.finfo(t)
-        rows.append({"name": np.dtype(t).name, "bits": fi.bits, "exponent_bits": fi.nexp,
-                     "mantissa_bits": fi.nmant + 1, "eps": fi.eps, "max": fi.max,
-                     "smallest_normal": fi.smallest_normal})
-    return rows
-""",
-    },
-    {
-        "id": "e4m3-not-e4m3fn-raw",
-        "function": "format_table",
-        "name": "float8_e4m3 (with inf) used for float8_e4m3fn",
-        "explanation": "Your float8_e4m3fn row describes float8_e4m3, a different format that reserves its whole top exponent for inf and NaN, so its largest value is 240. The fn variant (finite, no inf) keeps only one pattern for NaN and reaches 448. Revisit what the all-ones exponent means in each format.",
-        "section": "1. A float is three bit fields",
-        "why": "ml_dtypes.float8_e4m3 (IEEE-style, max 240) for the e4m3fn row; finfo's values kept as NumPy scalars",
-        "source": """
-def format_table():
-    formats = [("float32", np.float32), ("bfloat16", ml_dtypes.bfloat16), ("float16", np.float16),
-               ("float8_e4m3fn", ml_dtypes.float8_e4m3), ("float8_e5m2", ml_dtypes.float8_e5m2)]
-    rows = []
-    for name, t in formats:
-        fi = ml_dtypes.finfo(t)
-        rows.append({"name": name, "bits": fi.bits, "exponent_bits": fi.nexp, "mantissa_bits": fi.nmant,
-                     "eps": fi.eps, "max": fi.max, "smallest_normal": fi.smallest_normal})
-    return rows
-""",
-    },
-    {
-        "id": "smallest-subnormal-raw",
-        "function": "format_table",
-        "name": "smallest normal taken as the smallest subnormal",
-        "explanation": "Your smallest_normal is the smallest subnormal number, far below the smallest normal one. Subnormals (exponent field all zeros) give up the implicit leading 1 to reach further toward zero, and the smallest normal number is where they stop. Revisit the two cases of the value formula, normal and subnormal.",
-        "section": "1. A float is three bit fields",
-        "why": "smallest_normal = finfo.smallest_subnormal; finfo's values kept as NumPy scalars",
-        "source": """
-def format_table():
-    rows = []
-    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
-        fi = ml_dtypes.finfo(t)
-        rows.append({"name": np.dtype(t).name, "bits": fi.bits, "exponent_bits": fi.nexp,
-                     "mantissa_bits": fi.nmant, "eps": fi.eps, "max": fi.max,
-                     "smallest_normal": fi.smallest_subnormal})
-    return rows
-""",
-    },
-    {
-        "id": "exponent-bits-no-sign-raw",
-        "function": "format_table",
-        "name": "exponent width forgets the sign bit",
-        "explanation": "Your exponent width is the total width minus the mantissa bits, so it also counts the sign bit and comes out one too large. A float is three fields (sign, exponent, mantissa), and only the exponent field sets the range. Revisit the layout of the three fields.",
-        "section": "1. A float is three bit fields",
-        "why": "exponent_bits = bits - nmant (forgets the sign bit); finfo's values kept as NumPy scalars",
-        "source": """
-def format_table():
-    rows = []
-    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
-        fi = ml_dtypes.finfo(t)
-        rows.append({"name": np.dtype(t).name, "bits": fi.bits, "exponent_bits": fi.bits - fi.nmant,
-                     "mantissa_bits": fi.nmant, "eps": fi.eps, "max": fi.max,
-                     "smallest_normal": fi.smallest_normal})
-    return rows
-""",
-    },
-    {
-        "id": "eps-as-unit-roundoff-raw",
-        "function": "format_table",
-        "name": "eps taken as the unit roundoff (half of eps)",
-        "explanation": "Your eps is half the real value: it is the unit roundoff, the largest relative error of rounding to nearest. Machine epsilon is the gap between 1.0 and the next larger number, one ulp at 1. Revisit how the spacing between neighbours relates to the mantissa width.",
-        "section": "2. Precision: the spacing between neighbours (ulp)",
-        "why": "eps = finfo.eps / 2 (the unit roundoff), kept as the format's NumPy scalar like the other finfo values",
-        "source": """
-def format_table():
-    rows = []
-    for t in (np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
-        fi = ml_dtypes.finfo(t)
-        rows.append({"name": np.dtype(t).name, "bits": fi.bits, "exponent_bits": fi.nexp,
-                     "mantissa_bits": fi.nmant, "eps": fi.eps / 2, "max": fi.max,
-                     "smallest_normal": fi.smallest_normal})
-    return rows
-""",
-    },
 ]

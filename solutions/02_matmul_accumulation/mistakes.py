@@ -6,6 +6,14 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
+# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+NUMBERS_BY_VALUE = {
+    "evaluate_precision_policies": "errors and bytes: their values are the data",
+    "accumulation_error_curve": "lists of errors: their values are the data",
+}
+# Labels compared by the phrases the hidden test reads in them (lowercased): the wording is free.
+PHRASES = {"evaluate_precision_policies": {"policy": ["bf16 accum", "bf16 out", "int8", "int32"]}}
+
 MISTAKES = [
     # ------------------------------------------- evaluate_precision_policies
     {
@@ -601,6 +609,166 @@ def evaluate_precision_policies(seed=0):
                                      (labels[2], o3, q.size, 4 * scale.size)]:
         d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
         out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+""",
+    },
+    {
+        "id": 'int8-bytes-with-scales',
+        "function": 'evaluate_precision_policies',
+        "name": 'int8 weight bytes counted with their scales',
+        "explanation": "Your int8 row's weight_bytes adds the scales' bytes to the int8 weights' (16384 + 256), so the scales are counted twice: once there and once in scale_bytes. weight_bytes is the stored weights alone, one byte each; scale_bytes holds the four bytes of each per-column scale. Revisit the exercise's note on what each policy stores.",
+        "section": 'Exercise 1: `evaluate_precision_policies` (4 points)',
+        "why": 'weight_bytes of the int8 policy = q.size + 4 * scale.size (16640), scale_bytes 256 as well',
+        "source": """
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size + 4 * scale.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+""",
+    },
+    {
+        "id": 'per-tensor-scale',
+        "function": 'evaluate_precision_policies',
+        "name": 'one scale for the whole weight matrix',
+        "explanation": 'Your int8 policy quantizes the weights with one scale for the whole matrix (its largest |w| / 127) instead of one per column. Every column then shares the step of the largest one, so columns with smaller weights keep fewer levels and the error grows; the table also stores one scale, not 64. Revisit the per-column scheme the exercise asks for.',
+        "section": 'Exercise 1: `evaluate_precision_policies` (4 points)',
+        "why": 'scale = max|w| / 127 over the whole matrix (shape (1, 1)): larger errors, scale_bytes 4',
+        "source": """
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+""",
+    },
+    {
+        "id": 'truncated-codes',
+        "function": 'evaluate_precision_policies',
+        "name": 'int8 codes truncated instead of rounded',
+        "explanation": "Your int8 codes drop the fraction of w / scale (a plain cast to int8 truncates toward zero) instead of rounding to the nearest code. Every weight then moves by up to a whole step instead of half a step, so the int8 policy's errors come out about twice as large. Revisit how the codes are made: round, then clip, then cast.",
+        "section": 'Exercise 1: `evaluate_precision_policies` (4 points)',
+        "why": 'q = clip(w / scale, -127, 127).astype(int8): truncation toward zero, errors about doubled',
+        "source": """
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(wq / scale, -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+""",
+    },
+    {
+        "id": 'seed-label-bf16-accum',
+        "function": 'evaluate_precision_policies',
+        "name": 'the bf16-output policy labelled as bf16 accumulation',
+        "explanation": "Your second label says the policy accumulates in bfloat16, as the seed script's did. It does not: its products are summed in float32 and only the result is rounded to bfloat16 (a bf16 output), while a true bfloat16 accumulation, measured later in the lesson, is far worse. A label must say what the computation really does.",
+        "section": 'Exercise 1: `evaluate_precision_policies` (4 points)',
+        "why": "policy 2 labelled 'bf16 inputs, bf16 accumulation' (the seed's label): its values are the reference's",
+        "source": """
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, bf16 accumulation", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": (lambda v: round(float(v), 5))(d.max()), "mean_abs_err": (lambda v: round(float(v), 5))(d.mean()),
+                    "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
+    return out
+""",
+    },
+    {
+        "id": 'errors-not-rounded',
+        "function": 'evaluate_precision_policies',
+        "name": 'errors not rounded to 5 decimals',
+        "explanation": "Your errors are returned with every digit instead of rounded to five decimals, as the exercise's return format (and the seed's table) asks. The values are right; the table is not in the form asked for. Revisit the exercise's return format.",
+        "section": 'Exercise 1: `evaluate_precision_policies` (4 points)',
+        "why": 'max_abs_err and mean_abs_err returned as float(...) without round(v, 5)',
+        "source": """
+def evaluate_precision_policies(seed=0):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (64, 256), dtype=jnp.float32)
+    w = jax.random.normal(k2, (256, 64), dtype=jnp.float32) * 0.25
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    o1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    o2 = o1.astype(jnp.bfloat16)
+    wq = w
+    cm = jnp.max(jnp.abs(wq), axis=0, keepdims=True)
+    scale = jnp.where(cm == 0, 1.0, cm / 127.0)
+    q = jnp.clip(jnp.round(wq / scale), -127, 127).astype(jnp.int8)
+    deq = q.astype(jnp.float32) * scale
+    o3 = np.asarray(x, np.float64) @ np.asarray(deq, np.float64)
+    labels = ["bf16 inputs, f32 accumulation", "bf16 inputs, f32 accumulation, bf16 output", "int8 per-column weights, f32 accumulation"]
+    out = []
+    for label, t, wbytes, sbytes in [(labels[0], o1, 2 * w.size, 0), (labels[1], o2, 2 * w.size, 0),
+                                     (labels[2], o3, q.size, 4 * scale.size)]:
+        d = np.abs(np.asarray(t, np.float64) - np.asarray(ref, np.float64))
+        out.append({"policy": label, "max_abs_err": float(d.max()), "mean_abs_err": float(d.mean()),
                     "weight_bytes": int(wbytes), "scale_bytes": int(sbytes)})
     return out
 """,

@@ -9,6 +9,13 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 # Never diagnosed (autograder/mistakes.py): a replay of this function is not the same call.
 NOT_DIAGNOSED = {"capture_warmed_trace": "profiles this machine: timings, and a trace folder it writes"}
 
+# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+NUMBERS_BY_VALUE = {
+    "count_events": "a count",
+    "step_times_ms": "durations",
+    "top_ops": "(name, total) rows: the totals' values are the data",
+}
+
 MISTAKES = [
     # -------------------------------------------------- capture_warmed_trace
     {

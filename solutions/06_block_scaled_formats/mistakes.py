@@ -6,6 +6,11 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
+# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+NUMBERS_BY_VALUE = {
+    "nvfp4_quantize": "the tensor scale t: a NumPy float32 scalar or a 0-d float32 array",
+}
+
 MISTAKES = [
     # ----------------------------------------------------------- mx_quantize
     {
@@ -929,66 +934,6 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     s = jnp.asarray(np.asarray(block_scales).astype(np.float32)).astype(jnp.bfloat16)
     t = jnp.asarray(tensor_scale, jnp.float32).astype(jnp.bfloat16)
     return np.asarray((e * jnp.repeat(s, 16, axis=-1) * t).astype(jnp.float32))
-""",
-    },
-    {
-        "id": "blocks-of-32-scalar-t",
-        "function": "nvfp4_quantize",
-        "name": "blocks of 32 (MXFP4's size) instead of 16",
-        "explanation": "Your function computes each block scale over 32 values and repeats it for both halves, so the scales have the right shape but each covers two NVFP4 blocks. NVFP4 uses blocks of 16, half MXFP4's size, one of the ways it follows the data more closely.",
-        "section": "7. NVFP4: two-level scaling",
-        "why": "blocks of 32 (MXFP4's size) instead of 16; t returned as a NumPy float32 scalar (blocks-of-32 returns a 0-d array)",
-        "source": """
-def nvfp4_quantize(x):
-    x = np.asarray(x, np.float32)
-    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 32, 32)
-    amax = np.float32(np.max(np.abs(x)))
-    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
-    s = ((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
-    st = s.astype(np.float32)[..., None] * t
-    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
-    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), np.repeat(s, 2, axis=-1), t
-""",
-    },
-    {
-        "id": "no-zero-scale-guard-scalar-t",
-        "function": "nvfp4_quantize",
-        "name": "no guard for a block scale that rounds to 0",
-        "explanation": "Your function divides by the block scale even when it is 0 (an all-zero block, or one far smaller than the tensor's maximum). The nonzero values of such a block become infinite and saturate to plus or minus 6, and its zeros become 0/0, an undefined value that e2m1 cannot hold; the recipe gives such a block zero elements.",
-        "section": "7. NVFP4: two-level scaling",
-        "why": "no guard for a block scale of 0: 0/0 elements (NaN cast to e2m1); t returned as a NumPy float32 scalar (no-zero-scale-guard returns a 0-d array)",
-        "source": """
-def nvfp4_quantize(x):
-    x = np.asarray(x, np.float32)
-    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
-    amax = np.float32(np.max(np.abs(x)))
-    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
-    s = ((np.max(np.abs(xb), axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = xb / (s.astype(np.float32)[..., None] * t)
-    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, t
-""",
-    },
-    {
-        "id": "power-of-two-scales-scalar-t",
-        "function": "nvfp4_quantize",
-        "name": "MX-style power-of-two block scales instead of e4m3 values",
-        "explanation": "Your function rounds each block scale down to a power of two before storing it as e4m3, as MX does. NVFP4's e4m3 scale keeps 3 mantissa bits so that each block's maximum lands close to e2m1's 6; rounded down to a power of two, the scale puts the maximum anywhere from 6 to 12, and everything past 6 is clipped.",
-        "section": "7. NVFP4: two-level scaling",
-        "why": "MX-style power-of-two block scales (rounded down) stored as e4m3; t returned as a NumPy float32 scalar (power-of-two-block-scales returns a 0-d array)",
-        "source": """
-def nvfp4_quantize(x):
-    x = np.asarray(x, np.float32)
-    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
-    amax = np.float32(np.max(np.abs(x)))
-    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
-    raw = (np.max(np.abs(xb), axis=-1) / np.float32(6)) / t
-    with np.errstate(divide="ignore"):
-        p2 = np.where(raw > 0, np.exp2(np.floor(np.log2(np.where(raw > 0, raw, 1)))), 0).astype(np.float32)
-    s = p2.astype(ml_dtypes.float8_e4m3fn)
-    st = s.astype(np.float32)[..., None] * t
-    q = np.where(st > 0, xb / np.where(st > 0, st, np.float32(1)), np.float32(0))
-    return np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape), s, t
 """,
     },
 ]

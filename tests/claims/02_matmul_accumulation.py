@@ -88,6 +88,26 @@ CLAIMS = {
         "'bf16 output' in ref()[1]['policy'] and 'bf16 output' not in ref()[0]['policy']",
         "errors(mine()) == errors(ref())",
     ],
+    "evaluate_precision_policies:int8-bytes-with-scales": [
+        "mine()[2]['weight_bytes'] == 16384 + 256 and ref()[2]['weight_bytes'] == 16384",
+        "mine()[2]['scale_bytes'] == ref()[2]['scale_bytes'] == 256 and errors(mine()) == errors(ref())",
+    ],
+    "evaluate_precision_policies:per-tensor-scale": [
+        "mine()[2]['scale_bytes'] == 4 and ref()[2]['scale_bytes'] == 4 * 64",
+        "mine()[2]['max_abs_err'] > ref()[2]['max_abs_err'] and mine()[2]['mean_abs_err'] > ref()[2]['mean_abs_err']",
+    ],
+    "evaluate_precision_policies:truncated-codes": [
+        "1.5 * ref()[2]['mean_abs_err'] < mine()[2]['mean_abs_err'] < 2.5 * ref()[2]['mean_abs_err']",
+        "np.asarray(jnp.asarray(-2.7).astype(jnp.int8)) == -2",
+    ],
+    "evaluate_precision_policies:seed-label-bf16-accum": [
+        "'bf16 accum' in mine()[1]['policy'].lower() and 'bf16 out' in ref()[1]['policy'].lower()",
+        "errors(mine()) == errors(ref())",
+    ],
+    "evaluate_precision_policies:errors-not-rounded": [
+        "all(abs(m - r) <= 5e-6 for m, r in zip(errors(mine()), errors(ref())))",
+        "any(round(m, 5) != m for m in errors(mine()))",
+    ],
     "evaluate_precision_policies:label-claims-w8a8": [
         "'int32' in mine()[2]['policy'] and 'int32' not in ref()[2]['policy']",
         "errors(mine()) == errors(ref())",

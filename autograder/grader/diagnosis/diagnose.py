@@ -3,7 +3,7 @@
 When a test fails on the student's answer (not a timeout, a limit or a death: those are not
 graded), each function it called (recording.Recorder: the outermost calls, plain data) is replayed
 here on the reference and on each of its known wrong answers (solutions/<lesson>/mistakes.py). A
-mistake MATCHES when, on every call, its result is the student's (recording.same) and it differs
+mistake MATCHES when, on every call, its result is the student's (compare.same) and it differs
 from the reference on at least one call; matches are named most specific first (the fewest calls
 where it agrees with the reference), several joined by "or". Nothing matches: nothing is said.
 A function's first diagnosis replays the reference first: outcomes exactly its own on every call
@@ -26,7 +26,9 @@ What runs where:
   exception type with the same message (what the student's process sent back).
 - Never diagnosed: autograder.mistakes.NOT_DIAGNOSED (timing, side effects). TIMINGS (lesson 05's
   policy_table's median_ms) are compared by kind only; TIMERS (lesson 05's benchmark) answer
-  replays with zeros instead of timing.
+  replays with zeros instead of timing; NUMBERS_BY_VALUE functions' numbers are compared by value
+  whatever their type, and PHRASES keys' labels by the phrases the hidden test reads in them
+  (compare.as_compared).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ import time
 from ..sandbox.guard import guarded
 from .replay_cache import kept
 from .replayed import Exchange
-from .recording import Call, Unreplayable, agrees, described, differs, path_digest, plain_copy, untimed
+from .compare import agrees, as_compared, differs
+from .recording import Call, Unreplayable, described, path_digest, plain_copy
 from ..checker.standins import StudentFunction
 from ..core.settings import DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_MEMORY_BYTES, DIAGNOSIS_SECONDS
 
@@ -236,8 +239,9 @@ class Diagnoser:
         if any(path_digest(p) != d for c in calls for p, d in c.paths.items()):
             return []  # an input file changed since the call: its replay would not be the same call
         prints = [c.key() for c in calls]
-        timings = self.by_function[function][0].get("timings", [])
-        mask = (lambda o: (o[0], untimed(o[1], timings))) if timings else (lambda o: o)
+        spec = self.by_function[function][0]  # how its results are compared (the lesson's constants)
+        view = {k: spec.get(k) or d for k, d in (("timings", []), ("numbers", False), ("phrases", {}))}
+        mask = (lambda o: (o[0], as_compared(o[1], **view))) if any(view.values()) else (lambda o: o)
         student = [mask(("raised", c.raised) if c.raised else ("ok", c.result)) for c in calls]
 
         def reference(i: int) -> tuple:  # replayed once a call (the cache), when first needed
