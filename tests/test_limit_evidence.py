@@ -79,3 +79,16 @@ def test_a_raised_memory_error_or_efbig_is_wrong_and_a_reached_cap_is_a_limit():
     # a second refusal at the same peak leaves no new trace: once seen, the cap's exception is the cap's
     assert outcome["test_sequential_sum_hidden"] == outcome["test_pairwise_sum_hidden"] == "limit reached"
     assert r.score == 0
+
+
+def test_a_link_rename_or_symlink_of_a_file_already_seen_at_the_cap_is_no_new_trace(tmp_path):
+    # red team of 11d81c0: a file written to the cap in one answer's test, then hard-linked, renamed
+    # and symlinked in another's before a raise OSError(EFBIG); graded, that raise stays "wrong"
+    (tmp_path / "big").write_bytes(b"x" * 100)
+    seen = evidence.files_at_least(tmp_path, 50)
+    os.link(tmp_path / "big", tmp_path / "hard")
+    os.symlink(tmp_path / "big", tmp_path / "sym")
+    (tmp_path / "sub").mkdir()
+    os.rename(tmp_path / "big", tmp_path / "sub" / "moved")
+    os.symlink(tmp_path, tmp_path / "sub" / "loop")  # a loop back to the top: never followed
+    assert evidence.files_at_least(tmp_path, 50) == seen
