@@ -857,4 +857,211 @@ def granularity_errors(seed=9):
     return out
 """,
     },
+    {
+        "id": "codes-not-int8",
+        "function": "quantize_per_channel",
+        "name": "codes left as float32 values, never stored as int8",
+        "explanation": "Your codes have the right values but stay float32: rounding and clipping make integer values, not an integer array. The point of quantization is storage, one byte a weight, so the codes must be cast to int8 after the clip. Revisit what symmetric int8 stores.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "no .astype(int8) after the clip: q is float32",
+        "source": """
+def quantize_per_channel(w):
+    w = jnp.asarray(w, jnp.float32)
+    amax = jnp.abs(w).max(axis=0, keepdims=True)
+    scale = jnp.where(amax > 0, amax / 127.0, 1.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127)
+    return q, scale
+""",
+    },
+    {
+        "id": "inverse-scale",
+        "function": "quantize_per_channel",
+        "name": "returns the multiplier that makes codes, not the step size",
+        "explanation": "Your scale is the factor you multiply the weights by to get codes (127 over the largest magnitude), the inverse of the contract's scale. The scale is the size of one integer step, so that the weight is about the code times the scale and dequantizing multiplies. Revisit the formulas at the top of the lesson.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "scale = 127 / max|w| and q = round(w * scale): the reciprocal of the contract's scale",
+        "source": """
+def quantize_per_channel(w):
+    w = np.asarray(w, np.float32)
+    amax = np.abs(w).max(axis=0, keepdims=True)
+    safe = np.where(amax == 0, 127.0, amax)
+    scale = (127.0 / safe).astype(np.float32)
+    q = np.clip(np.round(w * scale), -127, 127).astype(np.int8)
+    return q, scale
+""",
+    },
+    {
+        "id": "returns-scale-first",
+        "function": "quantize_per_channel",
+        "name": "returns the scale first and the codes second",
+        "explanation": "Your function computes the right codes and scales but returns them in the opposite order. The contract returns the codes first and the scale second, and every caller (dequantize, the tests, the next lessons) unpacks them in that order. Revisit the exercise's return statement.",
+        "section": "Exercise 1: `quantize_per_channel` (3 points)",
+        "why": "return scale, q",
+        "source": """
+def quantize_per_channel(w):
+    w = jnp.asarray(w, jnp.float32)
+    amax = jnp.max(jnp.abs(w), axis=0, keepdims=True)
+    scale = jnp.where(amax == 0, 1.0, amax / 127.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    return scale, q
+""",
+    },
+    {
+        "id": "tensor-scale-broadcast",
+        "function": "quantize_per_channel",
+        "name": "the per-tensor scale repeated in every column",
+        "explanation": "Your scale has the right shape, one entry per column, but every entry is the same: the largest magnitude of the whole matrix. That is per-tensor quantization in a per-channel shape, so an outlier column still sets the step of every other column. Each column's scale comes from that column's own largest magnitude.",
+        "section": "5. Granularity: one outlier column",
+        "why": "scale = full((1, N), max|w| / 127): the tensor's max, not each column's",
+        "source": """
+def quantize_per_channel(w):
+    w = jnp.asarray(w, jnp.float32)
+    amax = jnp.max(jnp.abs(w))
+    s = jnp.where(amax == 0, 1.0, amax / 127.0)
+    scale = jnp.full((1, w.shape[1]), s, jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    return q, scale
+""",
+    },
+    {
+        "id": "codes-not-int8",
+        "function": "quantize_per_tensor",
+        "name": "codes left as float32 values, never stored as int8",
+        "explanation": "Your codes have the right values but stay float32: rounding and clipping make integer values, not an integer array. The point of quantization is storage, one byte a weight, so the codes must be cast to int8 after the clip. Revisit what symmetric int8 stores.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "no .astype(int8) after the clip: q is float32",
+        "source": """
+def quantize_per_tensor(w):
+    w = jnp.asarray(w, jnp.float32)
+    amax = jnp.abs(w).max()
+    scale = jnp.where(amax > 0, amax / 127.0, 1.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127)
+    return q, scale
+""",
+    },
+    {
+        "id": "inverse-scale",
+        "function": "quantize_per_tensor",
+        "name": "returns the multiplier that makes codes, not the step size",
+        "explanation": "Your scale is the factor you multiply the weights by to get codes (127 over the largest magnitude), the inverse of the contract's scale. The scale is the size of one integer step, so that the weight is about the code times the scale and dequantizing multiplies. Revisit the formulas at the top of the lesson.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "scale = 127 / max|w| and q = round(w * scale): the reciprocal of the contract's scale",
+        "source": """
+def quantize_per_tensor(w):
+    w = np.asarray(w, np.float32)
+    amax = np.abs(w).max()
+    scale = np.float32(127.0 / amax) if amax > 0 else np.float32(1.0)
+    q = np.clip(np.round(w * scale), -127, 127).astype(np.int8)
+    return q, np.asarray(scale, np.float32)
+""",
+    },
+    {
+        "id": "returns-scale-first",
+        "function": "quantize_per_tensor",
+        "name": "returns the scale first and the codes second",
+        "explanation": "Your function computes the right codes and scale but returns them in the opposite order. The contract returns the codes first and the scale second, and every caller (dequantize, the tests, the next lessons) unpacks them in that order. Revisit the exercise's return statement.",
+        "section": "Exercise 2: `quantize_per_tensor` (3 points)",
+        "why": "return scale, q",
+        "source": """
+def quantize_per_tensor(w):
+    w = jnp.asarray(w, jnp.float32)
+    amax = jnp.max(jnp.abs(w))
+    scale = jnp.where(amax == 0, 1.0, amax / 127.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w / scale), -127, 127).astype(jnp.int8)
+    return scale, q
+""",
+    },
+    {
+        "id": "activation-scale-128",
+        "function": "w8a8_matmul",
+        "name": "activation scale divides the row's max by 128, not 127",
+        "explanation": "Your activation scales divide each row's largest magnitude by 128, and the codes are clipped to the range from -128 to 127, so a positive row maximum is clipped while a negative one takes the code -128. The activations follow the same symmetric rules as the weights: the largest magnitude lands exactly on 127. Revisit why the scale uses 127 and not 128.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "s_x = max|x_row| / 128, clip to [-128, 127]",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 128.0).astype(jnp.float32)
+    q_x = jnp.clip(jnp.round(x / s_x), -128, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, q_w, preferred_element_type=jnp.int32)
+    return acc.astype(jnp.float32) * s_x * s_w
+""",
+    },
+    {
+        "id": "activation-max-not-abs",
+        "function": "w8a8_matmul",
+        "name": "activation scales from the largest value, not the largest magnitude",
+        "explanation": "Your activation scales come from each row's largest value instead of its largest absolute value. A row whose most negative entry is bigger in magnitude than its largest positive one gets a step too small, and that entry is clipped; a row of negative values gets a negative or zero scale. Symmetric quantization sizes the step by the largest magnitude, whatever its sign.",
+        "section": "1. Symmetric int8 in one picture",
+        "why": "s_x = max(x_row) / 127 without abs",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(x, axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0).astype(jnp.float32)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, q_w, preferred_element_type=jnp.int32)
+    return acc.astype(jnp.float32) * s_x * s_w
+""",
+    },
+    {
+        "id": "no-weight-scale",
+        "function": "w8a8_matmul",
+        "name": "rescale forgets the weight scale",
+        "explanation": "Your rescale multiplies the integer accumulator by the activation scales only and leaves out the weights' per-column scales. The accumulator holds sums of code products, so both operands' steps are needed to bring it back to real units: each output is scaled by its row's activation scale and its column's weight scale. Revisit step 3 of the exercise.",
+        "section": "Exercise 4: `w8a8_matmul` (3 points)",
+        "why": "out = acc * s_x (no s_w)",
+        "source": """
+def w8a8_matmul(x, q_w, s_w):
+    x = jnp.asarray(x, jnp.float32)
+    m = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+    s_x = jnp.where(m == 0, 1.0, m / 127.0).astype(jnp.float32)
+    q_x = jnp.clip(jnp.round(x / s_x), -127, 127).astype(jnp.int8)
+    acc = jnp.dot(q_x, q_w, preferred_element_type=jnp.int32)
+    return acc.astype(jnp.float32) * s_x
+""",
+    },
+    {
+        "id": "same-key-for-x",
+        "function": "granularity_errors",
+        "name": "inputs drawn from the weights' key instead of the next seed's",
+        "explanation": "Your inputs come from the same random key as the weights, where the experiment draws them from the key of the next seed. The numbers are then another experiment's, and the hidden test compares them with the contract's data. Revisit the recipe of the exercise: one key per array, the seed's for the weights and the next one's for the inputs.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
+        "why": "x = normal(PRNGKey(seed), (32, 128)) instead of PRNGKey(seed + 1)",
+        "source": """
+def granularity_errors(seed=9):
+    key = jax.random.PRNGKey(seed)
+    w = jax.random.normal(key, (128, 32), dtype=jnp.float32) * 0.2
+    w = w.at[:, 0].set(w[:, 0] * 10)
+    x = jax.random.normal(key, (32, 128), dtype=jnp.float32)
+    hi = jax.lax.Precision.HIGHEST
+    ref = jnp.matmul(x, w, precision=hi)
+    res = {}
+    for k, fn in [("per_channel", quantize_per_channel), ("per_tensor", quantize_per_tensor)]:
+        res[k] = float(jnp.abs(jnp.matmul(x, dequantize(*fn(w)), precision=hi) - ref).mean())
+    return res
+""",
+    },
+    {
+        "id": "squared-error",
+        "function": "granularity_errors",
+        "name": "mean squared error instead of mean absolute error",
+        "explanation": "Your errors are the mean of the squared differences, not of their absolute values. A squared error has other units (the square of the outputs') and weighs the large errors of the outlier column far more, so the two schemes' ratio changes too. The exercise asks for the mean absolute error of the outputs.",
+        "section": "Exercise 5: `granularity_errors` (3 points)",
+        "why": "np.mean((y - ref) ** 2) instead of np.mean(np.abs(y - ref))",
+        "source": """
+def granularity_errors(seed=9):
+    w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
+    w = w.at[:, 0].multiply(10.0)
+    x = jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32)
+    xn, wn = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    ref = xn @ wn
+    out = {}
+    for k, fn in [("per_channel", quantize_per_channel), ("per_tensor", quantize_per_tensor)]:
+        y = xn @ np.asarray(dequantize(*fn(w)), np.float64)
+        out[k] = float(np.mean((y - ref) ** 2))
+    return out
+""",
+    },
 ]

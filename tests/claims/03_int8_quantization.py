@@ -201,4 +201,32 @@ CLAIMS = {
         "round(mine()['per_tensor'] / mine()['per_channel'], 1) == 2.3",
         "round(ref()['per_tensor'] / ref()['per_channel']) == 7",
     ],
+    "quantize_per_channel:codes-not-int8": [
+        "np.asarray(quantize_per_channel(f32([[1.0, -0.5], [0.25, 2.0]]))[0]).dtype == np.float32",
+        "np.asarray(reference['quantize_per_channel'](f32([[1.0, -0.5], [0.25, 2.0]]))[0]).dtype == np.int8",
+        "codes(quantize_per_channel(f32([[1.0, -0.5], [0.25, 2.0]]))) == codes(reference['quantize_per_channel'](f32([[1.0, -0.5], [0.25, 2.0]])))",
+    ],
+    "quantize_per_channel:inverse-scale": [
+        "scale_of(quantize_per_channel(f32([[2.0, -0.5], [1.0, 0.25]]))).tolist() == [[63.5, 254.0]]",
+        "np.allclose(scale_of(reference['quantize_per_channel'](f32([[2.0, -0.5], [1.0, 0.25]]))), [[2 / 127, 0.5 / 127]], rtol=1e-6)",
+        "codes(quantize_per_channel(f32([[2.0, -0.5], [1.0, 0.25]]))) == codes(reference['quantize_per_channel'](f32([[2.0, -0.5], [1.0, 0.25]])))",
+    ],
+    "quantize_per_tensor:codes-not-int8": [
+        "np.asarray(quantize_per_tensor(f32([[1.0, -0.5], [0.25, 2.0]]))[0]).dtype == np.float32",
+        "np.asarray(reference['quantize_per_tensor'](f32([[1.0, -0.5], [0.25, 2.0]]))[0]).dtype == np.int8",
+        "codes(quantize_per_tensor(f32([[1.0, -0.5], [0.25, 2.0]]))) == codes(reference['quantize_per_tensor'](f32([[1.0, -0.5], [0.25, 2.0]])))",
+    ],
+    "quantize_per_tensor:inverse-scale": [
+        "float(scale_of(quantize_per_tensor(f32([[2.0, -0.5], [1.0, 0.25]])))) == 63.5",
+        "abs(float(scale_of(reference['quantize_per_tensor'](f32([[2.0, -0.5], [1.0, 0.25]])))) - 2 / 127) < 1e-7",
+        "codes(quantize_per_tensor(f32([[2.0, -0.5], [1.0, 0.25]]))) == codes(reference['quantize_per_tensor'](f32([[2.0, -0.5], [1.0, 0.25]])))",
+    ],
+    "w8a8_matmul:activation-scale-128": [
+        "w8a8([[1.0, 0.5], [-1.0, 0.5]], [[1], [0]], [[1.0]])[:, 0].tolist() == [127 / 128, -1.0]",
+        "exact_w8a8([[1.0, 0.5], [-1.0, 0.5]], [[1], [0]], [[1.0]])[:, 0].tolist() == [1.0, -1.0]",
+    ],
+    "w8a8_matmul:no-weight-scale": [
+        "np.allclose(w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3) * S3, exact_w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3), rtol=1e-6, atol=0)",
+        "not np.allclose(w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3), exact_w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3), rtol=1e-3, atol=0)",
+    ],
 }
