@@ -27,6 +27,13 @@ def test_files_at_least_finds_big_files_in_the_folder_and_held_open_after_unlink
         held.truncate(12345)
         assert len(evidence.files_at_least(tmp_path, 1000)) == 0, "not a file in the folder"
         assert len(evidence.files_at_least(tmp_path, 1000, [os.getpid()])) == 1
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir(exist_ok=True)
+    (outside / "library.so").write_bytes(b"x" * 2000)
+    with open(outside / "library.so", "rb") as read_only:  # a large file opened to read is no write
+        assert len(evidence.files_at_least(tmp_path, 1000, [os.getpid()])) == 0, read_only
+        with open(outside / "library.so", "r+b"):
+            assert len(evidence.files_at_least(tmp_path, 1000, [os.getpid()])) == 1
     os.utime(tmp_path / "a" / "big", ns=(0, 12))  # written again: a new trace
     assert evidence.files_at_least(tmp_path, 50) == {(st.st_dev, st.st_ino, 12)}
 
@@ -92,3 +99,31 @@ def test_a_link_rename_or_symlink_of_a_file_already_seen_at_the_cap_is_no_new_tr
     os.rename(tmp_path / "big", tmp_path / "sub" / "moved")
     os.symlink(tmp_path, tmp_path / "sub" / "loop")  # a loop back to the top: never followed
     assert evidence.files_at_least(tmp_path, 50) == seen
+
+
+@pytest.mark.slow
+def test_a_large_library_held_open_to_read_is_no_trace_of_the_file_size_cap():
+    """Red team: jaxlib's library (hundreds of MiB, past a 1 MiB cap) opened read-only, then
+    OSError(EFBIG) raised: no byte was written, so the check is wrong, not a limit."""
+    from autograder.grader.core.settings import Limits, Settings
+    from autograder.grader.notebook.grade import grade_notebook
+    from autograder.notebooks import fill_answers
+    from conftest import ROOT, grading_lesson, source_nb, student_nb
+
+    lesson = "01_number_formats"
+    held = (
+        "_HELD = []\n"
+        'def sequential_sum(values, dtype):\n    """Holds."""\n    import os, errno, jaxlib\n'
+        "    folder = os.path.dirname(jaxlib.__file__)\n"
+        "    big = max((os.path.join(folder, n) for n in os.listdir(folder)), key=os.path.getsize)\n"
+        "    _HELD.append(open(big, 'rb'))\n"
+        "    raise OSError(errno.EFBIG, 'File too large')\n"
+    )
+    nb = nbformat.writes(fill_answers(student_nb(lesson), source_nb(lesson), {"sequential_sum": held})).encode()
+    settings = Settings(jobs=1, emulation="none", seed=3, diagnose=False, cell_timeout=20, notebook_timeout=200)
+    settings = dataclasses.replace(settings, limits=Limits(file_bytes=2**20))
+    r = grade_notebook("reader", grading_lesson(lesson, mistakes=False), nb, settings, ROOT)
+    outcome = {t.grade_id: t.outcome for t in r.tests}
+    print(r.detail, outcome)
+    assert outcome["test_sequential_sum_visible"] == outcome["test_sequential_sum_hidden"] == "wrong"
+    assert "file size limit" not in r.detail

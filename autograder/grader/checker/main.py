@@ -122,17 +122,18 @@ class Checker:
         no new trace); from another answer, it needs its own trace."""
         lim, pids = self.limits, self.student.pids()
         answer, hit = self.student.raised_in, []
+        seen = self.caps_seen if answer else {}  # no answer of the student's raised: nothing to remember
         if ename == "MemoryError" and lim.memory_bytes:
             peak = evidence.address_space_peak(pids)
             near = peak > peak_before and peak >= lim.memory_bytes * (1 - NEAR_MEMORY_CAP)
-            if near or answer in self.caps_seen.get(ProcessEvent.MEMORY_LIMIT, ()):
+            if near or answer in seen.get(ProcessEvent.MEMORY_LIMIT, ()):
                 hit.append(Happened(ProcessEvent.MEMORY_LIMIT))
         if number == errno.EFBIG:
             at_cap = evidence.files_at_least(self.workdir, lim.file_bytes, pids)
             written, self.files_at_cap = bool(at_cap - self.files_at_cap), self.files_at_cap | at_cap
-            if written or answer in self.caps_seen.get(ProcessEvent.FILE_SIZE_LIMIT, ()):
+            if written or answer in seen.get(ProcessEvent.FILE_SIZE_LIMIT, ()):
                 hit.append(Happened(ProcessEvent.FILE_SIZE_LIMIT))
-        for h in hit:
+        for h in hit if answer else ():
             self.caps_seen.setdefault(h.kind, set()).add(answer)
         return hit
 

@@ -9,10 +9,16 @@ to raise as well (``raise MemoryError()``), so their name or number alone never 
   processes. A process refused by RLIMIT_AS after growing towards it has a peak within
   ``NEAR_MEMORY_CAP`` of the cap; one huge request refused at once leaves no trace, and is then
   the student's own MemoryError (a wrong answer, its message shown), never a limit.
-- ``files_at_least``: the regular files of the cap's size or more, in the work folder or unlinked
-  and held open by the student's processes, each with its modification time. A write past
+- ``files_at_least``: the regular files of the cap's size or more, in the work folder or held open
+  for writing by the student's processes (unlinked ones too), each with its modification time. A write past
   RLIMIT_FSIZE stops at the cap, so the file that was refused is exactly the cap's size; one that
   was not there (or not at that time stamp) at the last look was written since.
+
+What the host cannot see stays the student's exception (a wrong answer, its message shown; it
+scores 0 either way): a refusal that grew nothing (one huge request; a second request refused below
+an earlier peak; an append to a file already at the cap; a file at the cap removed before the call
+returned). A new time stamp set by hand (os.utime) on a file already seen at the cap reads as a new
+write: the student did reach the cap once.
 """
 
 from __future__ import annotations
@@ -63,6 +69,19 @@ def files_at_least(folder: Path, size: int, pids=(), most: int = 20_000) -> set[
                 st = os.stat(f"/proc/{pid}/fd/{name}")
             except OSError:
                 continue
-            if stat.S_ISREG(st.st_mode) and st.st_size >= size:
+            if stat.S_ISREG(st.st_mode) and st.st_size >= size and _open_for_writing(pid, name):
                 found.add((st.st_dev, st.st_ino, st.st_mtime_ns))
     return found
+
+
+def _open_for_writing(pid: int, fd: str) -> bool:
+    """Whether descriptor ``fd`` of ``pid`` may write (its fdinfo flags): a large file the student
+    merely opened to read (a library of the Python installation) is no trace of a write refused."""
+    try:
+        with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+            for line in f:
+                if line.startswith("flags:"):
+                    return int(line.split()[1], 8) & os.O_ACCMODE != os.O_RDONLY
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
