@@ -237,6 +237,37 @@ def test_the_packages_imports_have_no_cycle_and_no_private_name_crosses_a_module
     assert _cycles(edges) == []
 
 
+def report_and_grader_crossings(edges) -> list[str]:
+    """The imports between the report and the grader against their order grader/core <- report <-
+    grader/classroom: the report reads the grader's data model only (core), and only the classroom
+    layer (a class run building its report) calls the report, so no package-level cycle joins them."""
+    wrong = []
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            if a.startswith("autograder.report") and b.startswith("autograder.grader"):
+                if not b.startswith("autograder.grader.core"):
+                    wrong.append(f"{a} -> {b}")
+            if a.startswith("autograder.grader") and b.startswith("autograder.report"):
+                if not a.startswith("autograder.grader.classroom"):
+                    wrong.append(f"{a} -> {b}")
+    return wrong
+
+
+def test_the_report_reads_the_grader_s_data_model_only_and_only_the_classroom_calls_it():
+    edges, _ = _import_graph()
+    assert any(
+        a.startswith("autograder.report") and b.startswith("autograder.grader.core") for a in edges for b in edges[a]
+    )
+    assert report_and_grader_crossings(edges) == []
+    planted = {
+        **edges,
+        "autograder.report.archives": edges["autograder.report.archives"] | {"autograder.grader.classroom.intake"},
+    }
+    assert report_and_grader_crossings(planted) == ["autograder.report.archives -> autograder.grader.classroom.intake"]
+    planted = {**edges, "autograder.grader.checker.main": {"autograder.report.templating"}}
+    assert report_and_grader_crossings(planted) == ["autograder.grader.checker.main -> autograder.report.templating"]
+
+
 def test_the_import_graph_check_sees_function_level_imports_and_cycles(tmp_path, monkeypatch):
     """The check above can fail: a function-level import of a private name that closes a cycle is
     found (in a copy of the package with one planted)."""

@@ -32,7 +32,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..grader.classroom.intake import CANVAS, MOODLE
+from ..lmsnames import CANVAS, MOODLE
 from ..grader.core.model import Result, Status
 from ..textsafe import printable
 from ..words import plural

@@ -63,9 +63,8 @@ from ..core.settings import (
 )
 from ..core.wire import whole_text
 from ..notebook.submissions import parse_notebook
+from ...lmsnames import CANVAS, MOODLE
 
-CANVAS = re.compile(r"^(?P<name>.+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<file>.*)$")
 Key = tuple[str, str]  # (student, lesson)
 
 
