@@ -1209,4 +1209,226 @@ def top_ops(xplane_file, k=5):
     return [(name, ns / 1e3) for name, ns in ranked]
 """,
     },
+    {
+        "id": "fixed-depth-glob",
+        "function": "xplane_path",
+        "name": "looks only at the trace layout's own depth, not at every depth",
+        "explanation": "Your function looks for xplanes only where a trace run puts them, in the run folders of plugins/profile right under the directory. The exercise asks for the newest xplane anywhere below the directory: a folder that holds several trace directories, or a copied run folder, puts them deeper or shallower. Search the whole tree recursively.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
+        "why": "glob(trace_dir/plugins/profile/*/*.xplane.pb): one fixed depth",
+        "source": """
+def xplane_path(trace_dir):
+    import glob
+    files = glob.glob(os.path.join(str(trace_dir), "plugins", "profile", "*", "*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
+    return Path(max(files, key=os.path.getmtime))
+""",
+    },
+    {
+        "id": "newest-by-ctime",
+        "function": "xplane_path",
+        "name": "newest chosen by change time, not by modification time",
+        "explanation": "Your function ranks the files by their status change time, not by their modification time. On Linux the change time moves whenever a file's metadata changes (a copy, a rename, setting its times), so it does not say which trace was written last. The exercise ranks by modification time.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
+        "why": "key=st_ctime instead of st_mtime",
+        "source": """
+def xplane_path(trace_dir):
+    files = sorted(Path(trace_dir).rglob("*.xplane.pb"), key=lambda p: p.stat().st_ctime)
+    if not files:
+        raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
+    return files[-1]
+""",
+    },
+    {
+        "id": "returns-run-folder",
+        "function": "xplane_path",
+        "name": "returns the newest run's folder, not the xplane file",
+        "explanation": "Your function finds the newest xplane but returns the folder that holds it. The readers that come next (ProfileData, your count_events and top_ops) open a file, not a folder. Return the path of the file itself.",
+        "section": "Exercise 2: `xplane_path` (2 points)",
+        "why": "returns newest.parent",
+        "source": """
+def xplane_path(trace_dir):
+    files = list(Path(trace_dir).rglob("*.xplane.pb"))
+    if not files:
+        raise FileNotFoundError(f"no *.xplane.pb below {trace_dir}: did the trace run?")
+    return max(files, key=lambda p: p.stat().st_mtime).parent
+""",
+    },
+    {
+        "id": "find-misses-position-zero",
+        "function": "count_events",
+        "name": "a match at the start of the name is not counted",
+        "explanation": "Your test treats a position greater than zero as a match, but a name that begins with the substring is found at position zero, and that event is not counted. A substring test is true wherever the substring occurs, the start of the name included. Revisit how a plain substring test is written.",
+        "section": "Exercise 3: `count_events` (2 points)",
+        "why": "ev.name.find(sub) > 0 instead of >= 0 (or `in`)",
+        "source": """
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    n = 0
+    for plane in data.planes:
+        for line in plane.lines:
+            for ev in line.events:
+                if ev.name.find(name_substring) > 0:
+                    n += 1
+    return n
+""",
+    },
+    {
+        "id": "regex-search",
+        "function": "count_events",
+        "name": "substring searched as a regular expression",
+        "explanation": "Your function compiles the substring as a regular expression. Characters that are ordinary in op and frame names, such as the dot, the dollar sign or brackets, have special meanings in a pattern, so some names match that do not contain the substring and others are missed (or the pattern does not compile). The exercise asks for a plain substring test.",
+        "section": "Exercise 3: `count_events` (2 points)",
+        "why": "re.search(sub, name): dots, $ and brackets are pattern syntax",
+        "source": """
+def count_events(xplane_file, name_substring):
+    import re
+    data = ProfileData.from_file(str(xplane_file))
+    pat = re.compile(name_substring)
+    return sum(1 for plane in data.planes for line in plane.lines for ev in line.events
+               if pat.search(ev.name))
+""",
+    },
+    {
+        "id": "seconds",
+        "function": "step_times_ms",
+        "name": "durations in seconds instead of milliseconds",
+        "explanation": "Your function converts the events' nanosecond durations to seconds, so every value is a thousand times too small. The function returns milliseconds.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
+        "why": "duration_ns / 1e9",
+        "source": """
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        if plane.name.startswith("/host:"):
+            for line in plane.lines:
+                for ev in line.events:
+                    st = dict(ev.stats)
+                    if ev.name == step_name and "step_num" in st:
+                        found.append((int(st["step_num"]), ev.duration_ns / 1e9))
+    found.sort(key=lambda t: t[0])
+    return [d for _, d in found]
+""",
+    },
+    {
+        "id": "whole-milliseconds",
+        "function": "step_times_ms",
+        "name": "durations cut to whole milliseconds",
+        "explanation": "Your function converts nanoseconds to milliseconds with integer division, which drops the fraction: a step shorter than a millisecond becomes zero, and every other one loses up to a whole millisecond. A profiler's durations are fine-grained; keep the fractional milliseconds.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
+        "why": "duration_ns // 1_000_000",
+        "source": """
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        if plane.name.startswith("/host:"):
+            for line in plane.lines:
+                for ev in line.events:
+                    st = dict(ev.stats)
+                    if ev.name == step_name and "step_num" in st:
+                        found.append((int(st["step_num"]), ev.duration_ns // 1_000_000))
+    found.sort(key=lambda t: t[0])
+    return [d for _, d in found]
+""",
+    },
+    {
+        "id": "returns-step-pairs",
+        "function": "step_times_ms",
+        "name": "returns (step number, duration) pairs, not durations",
+        "explanation": "Your function sorts the steps correctly but returns each one as a pair of its step number and its duration. The contract returns a plain list of durations, in step order: the step numbers only decide the order.",
+        "section": "Exercise 4: `step_times_ms` (3 points)",
+        "why": "returns sorted [(step_num, ms)]",
+        "source": """
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        if plane.name.startswith("/host:"):
+            for line in plane.lines:
+                for ev in line.events:
+                    st = dict(ev.stats)
+                    if ev.name == step_name and "step_num" in st:
+                        found.append((int(st["step_num"]), ev.duration_ns / 1e6))
+    return sorted(found)
+""",
+    },
+    {
+        "id": "nanoseconds",
+        "function": "top_ops",
+        "name": "totals in nanoseconds instead of microseconds",
+        "explanation": "Your totals are the events' durations summed in nanoseconds, the unit the trace stores, so every value is a thousand times too large. The function returns microseconds.",
+        "section": "Exercise 5: `top_ops` (4 points)",
+        "why": "duration_ns summed, never divided by 1e3",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    dev, host = {}, {}
+    for plane in data.planes:
+        tot = dev if plane.name.startswith("/device:") else host
+        xla = [l for l in plane.lines if l.name == "XLA Ops"]
+        if xla:
+            for l in xla:
+                for ev in l.events:
+                    tot[ev.name] = tot.get(ev.name, 0) + ev.duration_ns
+        else:
+            for l in plane.lines:
+                for ev in l.events:
+                    op = dict(ev.stats).get("hlo_op")
+                    if op:
+                        tot[str(op)] = tot.get(str(op), 0) + ev.duration_ns
+    tot = dev or host
+    return sorted(tot.items(), key=lambda kv: -kv[1])[:k]
+""",
+    },
+    {
+        "id": "whole-microseconds",
+        "function": "top_ops",
+        "name": "totals cut to whole microseconds",
+        "explanation": "Your function converts nanoseconds to microseconds with integer division, which drops the fraction: an op that ran for less than a microsecond gets zero, and the others lose up to a whole microsecond. Keep the fractional microseconds.",
+        "section": "Exercise 5: `top_ops` (4 points)",
+        "why": "ns // 1000",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    dev, host = {}, {}
+    for plane in data.planes:
+        tot = dev if plane.name.startswith("/device:") else host
+        xla = [l for l in plane.lines if l.name == "XLA Ops"]
+        for l in (xla or plane.lines):
+            for ev in l.events:
+                op = ev.name if xla else dict(ev.stats).get("hlo_op")
+                if op:
+                    tot[str(op)] = tot.get(str(op), 0) + ev.duration_ns
+    tot = dev or host
+    ranked = sorted(tot.items(), key=lambda kv: -kv[1])[:k]
+    return [(op, ns // 1000) for op, ns in ranked]
+""",
+    },
+    {
+        "id": "ignores-k",
+        "function": "top_ops",
+        "name": "always the five largest ops, whatever k is",
+        "explanation": "Your function ranks the ops correctly but always keeps five of them, the default, instead of the k the caller asks for. Use the argument: the caller may want the top one or the top twenty.",
+        "section": "Exercise 5: `top_ops` (4 points)",
+        "why": "[:5] instead of [:k]",
+        "source": """
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+    dev, host = {}, {}
+    for plane in data.planes:
+        tot = dev if plane.name.startswith("/device:") else host
+        xla = [l for l in plane.lines if l.name == "XLA Ops"]
+        for l in (xla or plane.lines):
+            for ev in l.events:
+                op = ev.name if xla else dict(ev.stats).get("hlo_op")
+                if op:
+                    tot[str(op)] = tot.get(str(op), 0) + ev.duration_ns
+    tot = dev or host
+    ranked = sorted(tot.items(), key=lambda kv: -kv[1])[:5]
+    return [(op, ns / 1e3) for op, ns in ranked]
+""",
+    },
 ]
