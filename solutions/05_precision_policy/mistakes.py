@@ -1274,4 +1274,301 @@ def policy_table(seed=0, m=256, k=1024, n=256):
     return rows
 """,
     },
+    {
+        "id": "absolute-not-relative",
+        "function": "policy_table",
+        "name": "max_rel_err is the largest absolute error, not a relative one",
+        "explanation": "Your max_rel_err is the largest absolute difference from the exact output, never divided by the exact output's largest magnitude. A relative error does not depend on the size of the layer's outputs, which is what lets policies and layers be compared. Revisit the definition of max_rel_err in the exercise.",
+        "section": "Exercise 2: `policy_table` (4 points)",
+        "why": "max|out - exact| without / max|exact|",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact))), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "rel-err-over-mean",
+        "function": "policy_table",
+        "name": "error divided by the mean magnitude of the output, not its largest",
+        "explanation": "Your max_rel_err divides the largest error by the mean magnitude of the exact output instead of its largest magnitude. The mean is several times smaller than the maximum, so every error comes out several times too large. The contract divides by the largest magnitude of the exact output.",
+        "section": "Exercise 2: `policy_table` (4 points)",
+        "why": "max|out - exact| / mean|exact|",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / np.mean(np.abs(exact))), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "rel-err-of-norms",
+        "function": "policy_table",
+        "name": "ratio of norms instead of the largest error over the largest output",
+        "explanation": "Your max_rel_err is the norm of the error over the norm of the exact output, an average over all elements, not the worst one. The contract measures the largest error of any element, relative to the largest magnitude of the exact output. Revisit the definition of max_rel_err.",
+        "section": "Exercise 2: `policy_table` (4 points)",
+        "why": "norm(out - exact) / norm(exact) (Frobenius)",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.linalg.norm(out - exact) / np.linalg.norm(exact)), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "weight-only-no-rescale",
+        "function": "policy_table",
+        "name": "weight-only policy never applies the weight scales",
+        "explanation": "Your int8_weight_only policy multiplies the activations by the int8 codes but never multiplies the result by the per-column scales, so its outputs are the codes' size, far from the layer's. A code is only a weight once it is multiplied by its column's scale. Revisit the table of policies: the weight-only product is rescaled per column.",
+        "section": "2. Four precision policies for one layer",
+        "why": "int8_weight_only: dot(x_bf16, q_w) without * s_w",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32))
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "per-tensor-weights",
+        "function": "policy_table",
+        "name": "int8 policies quantize the weights with one scale for the tensor",
+        "explanation": "Your int8 policies quantize the weights with a single scale for the whole matrix (and count one scale's bytes) instead of one scale per output column. One scale lets the largest weight anywhere set the step of every column, which raises the error; the policies in this lesson store per-column scales. Revisit the table of policies.",
+        "section": "2. Four precision policies for one layer",
+        "why": "quantize_symmetric(w, axis=None): per-tensor scale, bytes K*N + 4",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    q_w, s_w = quantize_symmetric(w, axis=None)
+    s_w = jnp.reshape(s_w, ())
+    WO_BYTES = q_w.nbytes + 4
+    a8 = jax.jit(lambda x, q, s: w8a8_matmul(x, q, jnp.full((1, q.shape[1]), s)))
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "scales-counted-per-row",
+        "function": "policy_table",
+        "name": "int8 bytes count one scale per row of the weights, not per column",
+        "explanation": "Your int8 policies' weight_bytes add four bytes for every row of the weight matrix (every input) instead of every output column. The scales are per column, one float32 for each of the n outputs, however many inputs there are. Revisit how the stored bytes of the int8 policies are counted.",
+        "section": "2. Four precision policies for one layer",
+        "why": "weight_bytes = K*N + 4*K instead of K*N + 4*N",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    HI = jax.lax.Precision.HIGHEST
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=HI))
+    bf16 = jax.jit(lambda x, wb: jnp.dot(to_bf16(x), wb, preferred_element_type=jnp.float32))
+    wo = jax.jit(lambda x, q, s: jnp.dot(to_bf16(x), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s)
+    a8 = jax.jit(w8a8_matmul)
+    WO_BYTES = q_w.nbytes + s_w.nbytes
+
+    WO_BYTES = q_w.nbytes + 4 * q_w.shape[0]
+
+    runs = [("fp32", fp32, (x, w), w.nbytes), ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+            ("int8_weight_only", wo, (x, q_w, s_w), WO_BYTES), ("w8a8", a8, (x, q_w, s_w), WO_BYTES)]
+    rows = []
+    for name, fn, args, nb in runs:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({"policy": name, "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))), "weight_bytes": int(nb),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "id": "one-loss-too-few",
+        "function": "train_linear_regression",
+        "name": "one loss too few: steps - 1 values",
+        "explanation": "Your function returns one loss fewer than steps. There is one loss for every update, the loss of the parameters before that update, so the list has exactly steps entries. Revisit the contract's definition of the losses list.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
+        "why": "range(steps - 1)",
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    HI = jax.lax.Precision.HIGHEST
+    Xb = X.astype(jnp.bfloat16)
+    w = jnp.zeros(d, jnp.float32)
+    losses = []
+    for t in range(steps - 1):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HI)
+            r = pred - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HI)
+        else:
+            wc = w.astype(jnp.bfloat16)
+            pred = jnp.dot(Xb, wc, preferred_element_type=jnp.float32)
+            r = pred.astype(jnp.float32) - y
+            g = (2.0 / n) * jnp.dot(Xb.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        losses.append(float(jnp.mean(r * r)))
+        w = w - lr * g
+        if policy == "bf16_params":
+            w = w.astype(jnp.bfloat16).astype(jnp.float32)
+    return losses
+""",
+    },
+    {
+        "id": "sum-not-mean-loss",
+        "function": "train_linear_regression",
+        "name": "loss summed over the examples instead of averaged",
+        "explanation": "Your loss adds up the squared residuals instead of averaging them, so every value is the number of examples times the mean squared error. The contract's loss is the mean of the squared residuals; a sum grows with the data set and cannot be compared between problems.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
+        "why": "jnp.sum(r * r) instead of jnp.mean(r * r)",
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    HI = jax.lax.Precision.HIGHEST
+    Xb = X.astype(jnp.bfloat16)
+    w = jnp.zeros(d, jnp.float32)
+    losses = []
+    for t in range(steps):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HI)
+            r = pred - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HI)
+        else:
+            wc = w.astype(jnp.bfloat16)
+            pred = jnp.dot(Xb, wc, preferred_element_type=jnp.float32)
+            r = pred.astype(jnp.float32) - y
+            g = (2.0 / n) * jnp.dot(Xb.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        losses.append(float(jnp.sum(r * r)))
+        w = w - lr * g
+        if policy == "bf16_params":
+            w = w.astype(jnp.bfloat16).astype(jnp.float32)
+    return losses
+""",
+    },
+    {
+        "id": "rmse-loss",
+        "function": "train_linear_regression",
+        "name": "root mean squared error reported instead of the mean squared error",
+        "explanation": "Your losses are the square roots of the mean squared error. The contract's loss is the mean squared error itself, so each of your values is the square root of the expected one. Revisit how the loss is defined in the exercise.",
+        "section": "Exercise 3: `train_linear_regression` (4 points)",
+        "why": "sqrt(mean(r * r))",
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    HI = jax.lax.Precision.HIGHEST
+    Xb = X.astype(jnp.bfloat16)
+    w = jnp.zeros(d, jnp.float32)
+    losses = []
+    for t in range(steps):
+        if policy == "fp32":
+            pred = jnp.dot(X, w, precision=HI)
+            r = pred - y
+            g = (2.0 / n) * jnp.dot(X.T, r, precision=HI)
+        else:
+            wc = w.astype(jnp.bfloat16)
+            pred = jnp.dot(Xb, wc, preferred_element_type=jnp.float32)
+            r = pred.astype(jnp.float32) - y
+            g = (2.0 / n) * jnp.dot(Xb.T, r.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        losses.append(float(jnp.sqrt(jnp.mean(r * r))))
+        w = w - lr * g
+        if policy == "bf16_params":
+            w = w.astype(jnp.bfloat16).astype(jnp.float32)
+    return losses
+""",
+    },
 ]

@@ -194,4 +194,29 @@ CLAIMS = {
         "err(mine(), 'bf16') < err(ref(), 'bf16')",
         "nbytes(mine(), 'bf16') == nbytes(ref(), 'bf16')",
     ],
+    "policy_table:weight-only-no-rescale": [
+        "err(mine(), 'int8_weight_only') > 10 > 0.05 > err(ref(), 'int8_weight_only')",
+        "err(mine(), 'w8a8') == err(ref(), 'w8a8')",
+    ],
+    "policy_table:per-tensor-weights": [
+        "[nbytes(mine(), p) for p in ('int8_weight_only', 'w8a8')] == [64 * 8 + 4] * 2",
+        "err(mine(), 'int8_weight_only') > err(ref(), 'int8_weight_only')",
+    ],
+    "policy_table:scales-counted-per-row": [
+        "[nbytes(mine(), p) for p in ('int8_weight_only', 'w8a8')] == [64 * 8 + 4 * 64] * 2",
+        "[nbytes(ref(), p) for p in ('int8_weight_only', 'w8a8')] == [64 * 8 + 4 * 8] * 2",
+    ],
+    "policy_table:rel-err-over-mean": [
+        "all(err(mine(), p) > 1.5 * err(ref(), p) for p in ('bf16', 'int8_weight_only', 'w8a8'))",
+    ],
+    "train_linear_regression:one-loss-too-few": [
+        "len(train('fp32', steps=5)) == 4",
+        "np.allclose(train('fp32', steps=5), train_ref('fp32', steps=5)[:4], rtol=1e-6)",
+    ],
+    "train_linear_regression:sum-not-mean-loss": [
+        "np.allclose(train('fp32', steps=5), np.array(train_ref('fp32', steps=5)) * regression_problem(0)[0].shape[0], rtol=1e-5)",
+    ],
+    "train_linear_regression:rmse-loss": [
+        "np.allclose(np.square(train('fp32', steps=5)), train_ref('fp32', steps=5), rtol=1e-5)",
+    ],
 }
