@@ -936,4 +936,292 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     return np.asarray((e * jnp.repeat(s, 16, axis=-1) * t).astype(jnp.float32))
 """,
     },
+    {
+        "id": "emax-fixed-8",
+        "function": "mx_quantize",
+        "name": "shared exponent always subtracts e4m3's emax, whatever the format",
+        "explanation": "Your shared exponent always subtracts 8, the largest exponent of e4m3, whatever element format is asked for. For e5m2 (emax 15) the scales come out far too large and the elements use only the bottom of their range; for e2m1 (emax 2) they are far too small and every large element saturates at 6. The subtracted emax is the element format's own.",
+        "section": "3. The shared exponent, and three traps on the way",
+        "why": "emax = 8 for every elem",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    K = x.shape[-1]
+    xb = x.reshape(*x.shape[:-1], K // block, block)
+    amax = np.abs(xb).max(axis=-1)
+    finite = np.isfinite(amax)
+    emax = 8
+    safe = np.where(finite & (amax > 0), amax, np.float32(1))
+    e = np.floor(np.log2(safe.astype(np.float64))).astype(np.int64) - emax
+    shared = np.where(amax > 0, np.clip(e, -127, 127), 0)
+    codes = np.where(finite, shared + 127, 255).astype(np.uint8)
+    scales = codes.view(ml_dtypes.float8_e8m0fnu)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
+    q = np.where(finite[..., None], q, np.float32(0))
+    return q.astype(dt).reshape(x.shape), scales
+""",
+    },
+    {
+        "id": "exponent-truncated-toward-zero",
+        "function": "mx_quantize",
+        "name": "log2 of the block max truncated toward zero instead of floored",
+        "explanation": "Your exponent converts the logarithm of the block's largest magnitude to an integer by truncation, which rounds toward zero. Below 1 the logarithm is negative, so unless the maximum is a power of two the exponent comes out one too large: the scale is twice too large and the elements use only half of the format's range. The shared exponent is the floor, rounded toward minus infinity.",
+        "section": "3. The shared exponent, and three traps on the way",
+        "why": "np.log2(amax).astype(int): truncation, wrong for amax < 1",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    K = x.shape[-1]
+    xb = x.reshape(*x.shape[:-1], K // block, block)
+    amax = np.abs(xb).max(axis=-1)
+    finite = np.isfinite(amax)
+    emax = int(ml_dtypes.finfo(dt).maxexp) - 1
+    safe = np.where(finite & (amax > 0), amax, np.float32(1))
+    e = np.log2(safe.astype(np.float64)).astype(np.int64) - emax
+    shared = np.where(amax > 0, np.clip(e, -127, 127), 0)
+    codes = np.where(finite, shared + 127, 255).astype(np.uint8)
+    scales = codes.view(ml_dtypes.float8_e8m0fnu)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
+    q = np.where(finite[..., None], q, np.float32(0))
+    return q.astype(dt).reshape(x.shape), scales
+""",
+    },
+    {
+        "id": "scales-float32",
+        "function": "mx_quantize",
+        "name": "scales returned as float32 values instead of float8_e8m0fnu",
+        "explanation": "Your scales have the right values but are returned as float32, four bytes a block, where an MX format stores each scale as a one-byte float8_e8m0fnu power of two. The dtype is part of the contract: the storage it counts and the decoders that read the codes depend on it. Cast or view the scales as the e8m0 type.",
+        "section": "2. The grids: a 4-bit float has 15 values, a scale has 255",
+        "why": "scales = 2.0**shared as float32",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    K = x.shape[-1]
+    xb = x.reshape(*x.shape[:-1], K // block, block)
+    amax = np.abs(xb).max(axis=-1)
+    finite = np.isfinite(amax)
+    emax = int(ml_dtypes.finfo(dt).maxexp) - 1
+    safe = np.where(finite & (amax > 0), amax, np.float32(1))
+    e = np.floor(np.log2(safe.astype(np.float64))).astype(np.int64) - emax
+    shared = np.where(amax > 0, np.clip(e, -127, 127), 0)
+    codes = np.where(finite, shared + 127, 255).astype(np.uint8)
+    scales = np.where(finite, np.ldexp(np.float32(1), shared.astype(np.int32)), np.float32(np.nan)).astype(np.float32)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.clip(np.ldexp(xb, (-shared[..., None]).astype(np.int32)), -fmax, fmax)
+    q = np.where(finite[..., None], q, np.float32(0))
+    return q.astype(dt).reshape(x.shape), scales
+""",
+    },
+    {
+        "id": "elements-rounded-to-integers",
+        "function": "mx_quantize",
+        "name": "scaled values rounded to integers before the cast to the format",
+        "explanation": "Your elements round each scaled value to an integer before converting it to the element format, as for int8. A float8 or float4 element holds fractions (e4m3 has steps of an eighth between 1 and 2, and finer ones below), so the integer rounding throws away the small values' precision and sends values below one half to zero. Convert the scaled values directly: the cast rounds to the nearest element value.",
+        "section": "Exercise 1: `mx_quantize` (4 points)",
+        "why": "np.round(x / scale) before .astype(elem)",
+        "source": """
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    dt = np.dtype(getattr(ml_dtypes, elem))
+    x = np.asarray(x, np.float32)
+    K = x.shape[-1]
+    xb = x.reshape(*x.shape[:-1], K // block, block)
+    amax = np.abs(xb).max(axis=-1)
+    finite = np.isfinite(amax)
+    emax = int(ml_dtypes.finfo(dt).maxexp) - 1
+    safe = np.where(finite & (amax > 0), amax, np.float32(1))
+    e = np.floor(np.log2(safe.astype(np.float64))).astype(np.int64) - emax
+    shared = np.where(amax > 0, np.clip(e, -127, 127), 0)
+    codes = np.where(finite, shared + 127, 255).astype(np.uint8)
+    scales = codes.view(ml_dtypes.float8_e8m0fnu)
+    fmax = np.float32(ml_dtypes.finfo(dt).max)
+    q = np.clip(np.round(np.ldexp(xb, (-shared[..., None]).astype(np.int32))), -fmax, fmax)
+    q = np.where(finite[..., None], q, np.float32(0))
+    return q.astype(dt).reshape(x.shape), scales
+""",
+    },
+    {
+        "id": "float64-result",
+        "function": "mx_dequantize",
+        "name": "returns float64 instead of float32",
+        "explanation": "Your decoded values are float64: the elements and scales were converted to float64 before the multiply. The contract returns float32, which holds every product of an element and a scale exactly. Convert to float32, not to float64.",
+        "section": "Exercise 2: `mx_dequantize` (3 points)",
+        "why": "astype(np.float64) for elements and scales",
+        "source": """
+def mx_dequantize(elements, scales, block=32):
+    e = np.asarray(elements).astype(np.float64)
+    s = np.repeat(np.asarray(scales).astype(np.float64), block, axis=-1)
+    return e * s
+""",
+    },
+    {
+        "id": "dequantize-default-block",
+        "function": "mx_matmul",
+        "name": "decodes with the default block size, not the block it quantized with",
+        "explanation": "Your function quantizes both operands with the block size it was given but decodes them without passing it on, so the decoder repeats each scale over its default of 32 elements. With any other block size the decoded shape no longer matches the elements and the call fails. Pass the same block to every step.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
+        "why": "mx_dequantize(q, s) without block=block",
+        "source": """
+def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
+    x = np.asarray(x, np.float32); w = np.asarray(w, np.float32)
+    qx, sx = mx_quantize(x, elem=elem, block=block)
+    qw, sw = mx_quantize(w.T, elem=elem, block=block)
+    xd = np.asarray(mx_dequantize(qx, sx), np.float64)
+    wd = np.asarray(mx_dequantize(qw, sw), np.float64).T
+    return (xd @ wd).astype(np.float32)
+""",
+    },
+    {
+        "id": "float64-result",
+        "function": "mx_matmul",
+        "name": "returns the float64 product instead of float32",
+        "explanation": "Your function multiplies the decoded operands in float64, which is fine, but returns that float64 product as it is. The contract returns float32 of shape (M, N). Convert the result to float32 at the end.",
+        "section": "Exercise 3: `mx_matmul` (3 points)",
+        "why": "xd @ wd (float64) not cast to float32",
+        "source": """
+def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
+    x = np.asarray(x, np.float32); w = np.asarray(w, np.float32)
+    qx, sx = mx_quantize(x, elem=elem, block=block)
+    qw, sw = mx_quantize(w.T, elem=elem, block=block)
+    xd = np.asarray(mx_dequantize(qx, sx, block=block), np.float64)
+    wd = np.asarray(mx_dequantize(qw, sw, block=block), np.float64).T
+    return xd @ wd
+""",
+    },
+    {
+        "id": "per-channel-per-row",
+        "function": "granularity_sweep",
+        "name": "per-channel baseline with one scale per row of w instead of per column",
+        "explanation": "Your per_channel baseline takes one int8 scale per row of w (per input) instead of one per output column. The outlier is a column, so each row's scale is set by its entry in that column and every ordinary column is quantized with a step about ten times too coarse, as per tensor. Revisit which axis holds the output channels, as in lesson 03.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
+        "why": "int8(axis=1) for per_channel",
+        "source": """
+def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
+    w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
+    w[:, 0] *= np.float32(10.0)
+    x = np.array(jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32), np.float64)
+    exact = x @ w.astype(np.float64)
+    def error(w_hat):
+        d = np.abs(x @ np.asarray(w_hat, np.float64) - exact)
+        return float(np.mean(d))
+    def int8(axis):
+        m = np.max(np.abs(w), axis=axis, keepdims=True)
+        s = np.where(m == 0, np.float32(1), m / np.float32(127)).astype(np.float32)
+        return np.clip(np.round(w / s), -127, 127) * s
+    pt, pc = error(int8(None)), error(int8(1))
+    out = {"block": [], "per_tensor": [], "per_channel": [], "mxfp8": [], "mxfp4": []}
+    for b in blocks:
+        out["block"].append(int(b))
+        out["per_tensor"].append(pt)
+        out["per_channel"].append(pc)
+        for key, elem in (("mxfp8", "float8_e4m3fn"), ("mxfp4", "float4_e2m1fn")):
+            q, s = mx_quantize(w.T, elem=elem, block=b)
+            out[key].append(error(np.asarray(mx_dequantize(q, s, block=b)).T))
+    return out
+""",
+    },
+    {
+        "id": "max-not-mean",
+        "function": "granularity_sweep",
+        "name": "max abs error recorded instead of mean",
+        "explanation": "Your errors are the largest absolute difference over all outputs, not the mean absolute difference. One worst output says little about a scheme's typical error, and the exercise compares the schemes by their mean error. Use the mean of the absolute errors.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
+        "why": "np.max(|x @ w_hat - exact|)",
+        "source": """
+def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
+    w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
+    w[:, 0] *= np.float32(10.0)
+    x = np.array(jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32), np.float64)
+    exact = x @ w.astype(np.float64)
+    def error(w_hat):
+        d = np.abs(x @ np.asarray(w_hat, np.float64) - exact)
+        return float(np.max(d))
+    def int8(axis):
+        m = np.max(np.abs(w), axis=axis, keepdims=True)
+        s = np.where(m == 0, np.float32(1), m / np.float32(127)).astype(np.float32)
+        return np.clip(np.round(w / s), -127, 127) * s
+    pt, pc = error(int8(None)), error(int8(0))
+    out = {"block": [], "per_tensor": [], "per_channel": [], "mxfp8": [], "mxfp4": []}
+    for b in blocks:
+        out["block"].append(int(b))
+        out["per_tensor"].append(pt)
+        out["per_channel"].append(pc)
+        for key, elem in (("mxfp8", "float8_e4m3fn"), ("mxfp4", "float4_e2m1fn")):
+            q, s = mx_quantize(w.T, elem=elem, block=b)
+            out[key].append(error(np.asarray(mx_dequantize(q, s, block=b)).T))
+    return out
+""",
+    },
+    {
+        "id": "int8-not-repeated",
+        "function": "granularity_sweep",
+        "name": "int8 baselines as single numbers, not repeated for every block size",
+        "explanation": "Your per_tensor and per_channel entries are single numbers, not lists. The contract returns every key as a list with one entry per block size, the int8 errors repeated, so that the columns line up and plot against the block sizes. Repeat each int8 error once for every block.",
+        "section": "Exercise 4: `granularity_sweep` (3 points)",
+        "why": "per_tensor/per_channel as floats",
+        "source": """
+def granularity_sweep(seed=9, blocks=(8, 16, 32, 64, 128)):
+    w = np.array(jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32)) * np.float32(0.2)
+    w[:, 0] *= np.float32(10.0)
+    x = np.array(jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32), np.float64)
+    exact = x @ w.astype(np.float64)
+    def error(w_hat):
+        d = np.abs(x @ np.asarray(w_hat, np.float64) - exact)
+        return float(np.mean(d))
+    def int8(axis):
+        m = np.max(np.abs(w), axis=axis, keepdims=True)
+        s = np.where(m == 0, np.float32(1), m / np.float32(127)).astype(np.float32)
+        return np.clip(np.round(w / s), -127, 127) * s
+    pt, pc = error(int8(None)), error(int8(0))
+    out = {"block": [], "per_tensor": [], "per_channel": [], "mxfp8": [], "mxfp4": []}
+    for b in blocks:
+        out["block"].append(int(b))
+        out["per_tensor"].append(pt)
+        out["per_channel"].append(pc)
+        for key, elem in (("mxfp8", "float8_e4m3fn"), ("mxfp4", "float4_e2m1fn")):
+            q, s = mx_quantize(w.T, elem=elem, block=b)
+            out[key].append(error(np.asarray(mx_dequantize(q, s, block=b)).T))
+    out["per_tensor"], out["per_channel"] = pt, pc
+    return out
+""",
+    },
+    {
+        "id": "elements-divided-by-s-only",
+        "function": "nvfp4_quantize",
+        "name": "elements divided by the block scale alone, without the tensor scale",
+        "explanation": "Your elements divide each block by its e4m3 block scale but not by the tensor scale. The block scale is measured in units of the tensor scale, so the quotient is far smaller than intended and nearly every element rounds to zero. Each element is divided by the product of its block scale and the tensor scale.",
+        "section": "7. NVFP4: two-level scaling",
+        "why": "x / s instead of x / (s * t)",
+        "source": """
+def nvfp4_quantize(x):
+    x = np.asarray(x, np.float32)
+    xb = x.reshape(*x.shape[:-1], x.shape[-1] // 16, 16)
+    amax = np.float32(np.abs(x).max())
+    t = np.float32(amax / np.float32(448 * 6)) if amax > 0 else np.float32(1.0)
+    s = ((np.abs(xb).max(axis=-1) / np.float32(6)) / t).astype(np.float32).astype(ml_dtypes.float8_e4m3fn)
+    sf = s.astype(np.float32)[..., None]
+    q = np.where(sf > 0, xb / np.where(sf > 0, sf, np.float32(1)), np.float32(0))
+    q = np.clip(q, -6, 6).astype(ml_dtypes.float4_e2m1fn).reshape(x.shape)
+    return q, s, np.asarray(t, np.float32)
+""",
+    },
+    {
+        "id": "divides-by-block-scale",
+        "function": "nvfp4_dequantize",
+        "name": "divides by the block scale instead of multiplying",
+        "explanation": "Your function divides the elements by their block scales instead of multiplying by them. Quantizing divided by the scales; decoding undoes that by multiplying by the block scale and by the tensor scale. Revisit the decoding rule of the exercise.",
+        "section": "Exercise 6: `nvfp4_dequantize` (2 points)",
+        "why": "e / s * t",
+        "source": """
+def nvfp4_dequantize(elements, block_scales, tensor_scale):
+    e = np.asarray(elements).astype(np.float32)
+    s = np.repeat(np.asarray(block_scales).astype(np.float32), 16, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (e / s * np.float32(tensor_scale)).astype(np.float32)
+""",
+    },
 ]

@@ -43,6 +43,14 @@ NV = np.concatenate([np.linspace(-3, 3, 16), np.linspace(-0.02, 0.05, 16), np.ze
 NV_RANDOM = np.asarray(jax.random.normal(jax.random.PRNGKey(5), (16, 64), dtype=jnp.float32))
 
 
+def raises(fn):
+    try:
+        fn()
+    except Exception:  # noqa: BLE001
+        return True
+    return False
+
+
 @functools.cache
 def sweep():
     return granularity_sweep(blocks=(8, 32))
@@ -241,5 +249,52 @@ CLAIMS = {
         "ml_dtypes.finfo(ml_dtypes.bfloat16).nmant + 1 == 8",
         "np.asarray(nvfp4_dequantize(*reference['nvfp4_quantize'](NV_RANDOM))).dtype == np.float32",
         "not np.array_equal(nvfp4_dequantize(*reference['nvfp4_quantize'](NV_RANDOM)), reference['nvfp4_dequantize'](*reference['nvfp4_quantize'](NV_RANDOM)))",
+    ],
+    "mx_quantize:emax-fixed-8": [
+        "quant([1.0, 0.5, 0.25, -1.0], 'float8_e5m2')[1].tolist() == [2.0 ** -8] and ref_quant([1.0, 0.5, 0.25, -1.0], 'float8_e5m2')[1].tolist() == [2.0 ** -15]",
+        "quant([1.0, 0.5, 0.25, -1.0], 'float4_e2m1fn')[0].tolist() == [6.0, 6.0, 6.0, -6.0]",
+        "ref_quant([1.0, 0.5, 0.25, -1.0], 'float4_e2m1fn')[0].tolist() == [4.0, 2.0, 1.0, -4.0]",
+        "[int(ml_dtypes.finfo(d).maxexp) - 1 for d in (E4M3, E5M2, ml_dtypes.float4_e2m1fn)] == [8, 15, 2]",
+        "float(ml_dtypes.finfo(ml_dtypes.float4_e2m1fn).max) == 6.0",
+    ],
+    "mx_quantize:exponent-truncated-toward-zero": [
+        "quant([0.3, 0.1, 0.2, 0.1])[1].tolist() == [2.0 ** -9] and ref_quant([0.3, 0.1, 0.2, 0.1])[1].tolist() == [2.0 ** -10]",
+        "quant([3.0, 0.1, 0.2, 0.1])[1].tolist() == ref_quant([3.0, 0.1, 0.2, 0.1])[1].tolist()",
+        "quant([0.25, 0.1, 0.2, 0.1])[1].tolist() == ref_quant([0.25, 0.1, 0.2, 0.1])[1].tolist()",
+    ],
+    "mx_quantize:scales-float32": [
+        "np.asarray(mx_quantize(f32([1.0, 0.5, 0.25, -1.0]), 'float8_e4m3fn', 4)[1]).dtype == np.float32",
+        "np.asarray(reference['mx_quantize'](f32([1.0, 0.5, 0.25, -1.0]), 'float8_e4m3fn', 4)[1]).dtype == E8M0 and np.dtype(E8M0).itemsize == 1",
+        "quant([1.0, 0.5, 0.25, -1.0])[1].tolist() == ref_quant([1.0, 0.5, 0.25, -1.0])[1].tolist()",
+    ],
+    "mx_quantize:elements-rounded-to-integers": [
+        "quant([1.0, 0.01, 0.005, 0.001])[0].tolist() == [256.0, 3.0, 1.0, 0.0]",
+        "ref_quant([1.0, 0.01, 0.005, 0.001])[0].tolist() == [256.0, 2.5, 1.25, 0.25]",
+        "float(f32(1.125).astype(E4M3)) == 1.125",
+    ],
+    "mx_dequantize:float64-result": [
+        "decode([1.0, 2.0, 0.5, -3.0], [127]).dtype == np.float64",
+        "ref_decode([1.0, 2.0, 0.5, -3.0], [127]).dtype == np.float32",
+    ],
+    "mx_matmul:dequantize-default-block": [
+        "np.array_equal(np.asarray(mx_matmul(X, W)), np.asarray(reference['mx_matmul'](X, W)))",
+        "raises(lambda: mx_matmul(X, W, block=16)) and not raises(lambda: reference['mx_matmul'](X, W, block=16))",
+    ],
+    "mx_matmul:float64-result": [
+        "np.asarray(mx_matmul(X, W)).dtype == np.float64 and np.asarray(mx_matmul(X, W)).shape == (4, 8)",
+        "np.asarray(reference['mx_matmul'](X, W)).dtype == np.float32",
+    ],
+    "granularity_sweep:per-channel-per-row": [
+        "sweep()['per_tensor'] == ref_sweep()['per_tensor'] and sweep()['mxfp8'] == ref_sweep()['mxfp8']",
+        "sweep()['per_channel'][0] > 3 * ref_sweep()['per_channel'][0]",
+    ],
+    "granularity_sweep:int8-not-repeated": [
+        "isinstance(sweep()['per_tensor'], float) and isinstance(sweep()['per_channel'], float)",
+        "ref_sweep()['per_tensor'] == [sweep()['per_tensor']] * 2",
+    ],
+    "nvfp4_quantize:elements-divided-by-s-only": [
+        "(nv()[0] == 0).all() and (nv(x=NV_RANDOM)[0] == 0).mean() > 0.9",
+        "(nv(reference['nvfp4_quantize'])[0][:16] != 0).sum() > 8 and (nv(reference['nvfp4_quantize'], x=NV_RANDOM)[0] == 0).mean() < 0.5",
+        "np.array_equal(nv()[1], nv(reference['nvfp4_quantize'])[1])",
     ],
 }
