@@ -16,7 +16,6 @@ import dataclasses
 import functools
 import json
 import logging
-import multiprocessing
 import os
 import platform
 import secrets
@@ -24,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
@@ -37,10 +35,11 @@ from ...words import plural
 from ..core import observer
 from ..core.model import Job, Result, Status
 from ..core.settings import Settings
-from ..notebook.grade import Lesson, grade_job, notebook_seed
+from ..notebook.grade import Lesson, notebook_seed
 from ..sandbox import launch as sandbox
 from . import intake, overrides
-from .gradebook import INTERRUPTED, GradebookWriter, Journal, digest, fingerprint
+from .gradebook import GradebookWriter, Journal, digest, fingerprint
+from .pool import pool_grade
 from .outputs import write_outputs
 
 
@@ -321,30 +320,4 @@ def _run_pool(todo, settings, record) -> None:
     # installed and diagnosis runs: replay_folder.py, bubblewrap only)
     plugin = observer.plugin() if settings.diagnose else None
     with plugin.run_folder(settings) if plugin else contextlib.nullcontext("") as folder:
-        _pool(todo, jobs, folder, record, plugin.adopt if plugin else None)
-
-
-def _pool(todo, jobs: int, folder: str, record, adopt=None) -> None:
-    spawn = multiprocessing.get_context("spawn")
-    initargs = (folder,) if adopt else ()
-    pool = ProcessPoolExecutor(min(jobs, len(todo)), spawn, initializer=adopt, initargs=initargs)
-    futures = {pool.submit(grade_job, job): job for job in todo}
-    interrupted = False
-    try:
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                try:
-                    outcome = fut.result()
-                except Exception as exc:  # noqa: BLE001  a worker died
-                    outcome = exc
-                record(futures[fut], outcome)
-    except KeyboardInterrupt:
-        interrupted = True
-        print(INTERRUPTED, file=sys.stderr)
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    finally:
-        if not interrupted:
-            pool.shutdown(wait=True)
+        pool_grade(todo, jobs, folder, record, plugin.adopt if plugin else None)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT
+from .pool import Interrupts
 
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
@@ -250,37 +251,39 @@ def run_on_cluster(
             done.add(fut)
 
     lost = 0
-    try:
-        submit_more()
-        for fut in done:
-            job = futures.pop(fut)
-            try:
-                outcome = fut.result()
-            except KilledWorker:
-                if id(job) not in alone:  # perhaps only a neighbour of the job that kills workers
-                    fut.release()
-                    suspects.append(job)
-                    submit_more()
+    with Interrupts() as stop:  # Ctrl-C noted, raised by the loop as each notebook arrives (pool.py)
+        try:
+            submit_more()
+            for fut in done:
+                stop.raise_if_interrupted()
+                job = futures.pop(fut)
+                try:
+                    outcome = fut.result()
+                except KilledWorker:
+                    if id(job) not in alone:  # perhaps only a neighbour of the job that kills workers
+                        fut.release()
+                        suspects.append(job)
+                        submit_more()
+                        continue
+                    tries = (cluster.allowed_failures or 0) + 1
+                    outcome = RuntimeError(
+                        f"every worker that graded this notebook died while grading it ({tries} "
+                        "workers; Dask's allowed-failures); not run again"
+                    )
+                except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
+                    lost += 1
                     continue
-                tries = (cluster.allowed_failures or 0) + 1
-                outcome = RuntimeError(
-                    f"every worker that graded this notebook died while grading it ({tries} "
-                    "workers; Dask's allowed-failures); not run again"
-                )
-            except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
-                lost += 1
-                continue
-            except Exception as exc:  # noqa: BLE001  the task itself raised, as in --jobs
-                outcome = exc
-            fut.release()
-            submit_more()  # the freed worker gets its next notebook before the gradebook write
-            record(job, outcome)
-    except KeyboardInterrupt:
-        from .gradebook import INTERRUPTED
+                except Exception as exc:  # noqa: BLE001  the task itself raised, as in --jobs
+                    outcome = exc
+                fut.release()
+                submit_more()  # the freed worker gets its next notebook before the gradebook write
+                record(job, outcome)
+        except KeyboardInterrupt:
+            from .gradebook import INTERRUPTED
 
-        print(INTERRUPTED, file=sys.stderr)
-        client.cancel(list(futures))
-        raise
+            print(INTERRUPTED, file=sys.stderr)
+            client.cancel(list(futures))
+            raise
     if lost or queue or suspects:
         missing = lost + len(queue) + len(suspects)
         raise SchedulerError(

@@ -19,6 +19,7 @@ VARIANT_CELLS = 4  # cells' time it allows one authoring variant (lessoncheck: d
 CANARY_MIN_SECONDS = 60.0  # the canary's cell and notebook time at least, whatever --timeout says
 ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own timer stops its code
 # (the student's calls time out at the budget itself; the watchdog waits CHECKER_GRACE more)
+INTERRUPT_POLL = 0.5  # seconds between a class run's looks for a Ctrl-C its handler noted (classroom/pool.py)
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
 MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed (submissions.py)
 # notebooks of one student read, uncompressed, together: the rest are named, not read; only notebooks
