@@ -27,6 +27,8 @@ import os
 import stat
 from pathlib import Path
 
+from .workdir import held_files
+
 
 def address_space_peak(pids) -> int:
     """Bytes: the largest VmPeak among ``pids`` (0 where none can be read)."""
@@ -59,18 +61,9 @@ def files_at_least(folder: Path, size: int, pids=(), most: int = 20_000) -> set[
                 continue
             if stat.S_ISREG(st.st_mode) and st.st_size >= size:
                 found.add((st.st_dev, st.st_ino, st.st_mtime_ns))
-    for pid in pids:
-        try:
-            names = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue
-        for name in names:
-            try:
-                st = os.stat(f"/proc/{pid}/fd/{name}")
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) and st.st_size >= size and _open_for_writing(pid, name):
-                found.add((st.st_dev, st.st_ino, st.st_mtime_ns))
+    for pid, fd, st in held_files(pids):
+        if stat.S_ISREG(st.st_mode) and st.st_size >= size and _open_for_writing(pid, fd):
+            found.add((st.st_dev, st.st_ino, st.st_mtime_ns))
     return found
 
 

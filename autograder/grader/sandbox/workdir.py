@@ -29,23 +29,30 @@ def held_open(pids, device: int, seen: set) -> int:
     folder or unlinked; a linked file held open elsewhere (the Python installation's libraries,
     mapped by every process) is not the student's to count."""
     held = 0
+    for _, _, st in held_files(pids, ("fd", "map_files")):
+        key = (st.st_dev, st.st_ino)
+        if st.st_dev == device and st.st_nlink == 0 and stat.S_ISREG(st.st_mode) and key not in seen:
+            seen.add(key)
+            held += st.st_blocks * 512
+    return held
+
+
+def held_files(pids, kinds=("fd",)):
+    """(pid, entry, stat) of each file ``pids`` hold: open descriptors ("fd") and mapped files
+    ("map_files"), as /proc lists them; the stat is the open file's own, linked or not. A process
+    gone, or not ours to read, holds nothing."""
     for pid in pids:
-        for kind in ("fd", "map_files"):
+        for kind in kinds:
             base = f"/proc/{pid}/{kind}"
             try:
                 names = os.listdir(base)
-            except OSError:  # gone, or not ours to read
+            except OSError:
                 continue
             for name in names:
                 try:
-                    st = os.stat(f"{base}/{name}")  # the open file itself, linked or not
+                    yield pid, name, os.stat(f"{base}/{name}")
                 except OSError:
                     continue
-                key = (st.st_dev, st.st_ino)
-                if st.st_dev == device and st.st_nlink == 0 and stat.S_ISREG(st.st_mode) and key not in seen:
-                    seen.add(key)
-                    held += st.st_blocks * 512
-    return held
 
 
 def over_limit(folder: Path, max_files: int, max_bytes: int, pids=()) -> ProcessEvent | None:
