@@ -340,3 +340,83 @@ def test_a_fallback_class_run_with_a_student_zeroing_dev_shm_grades_the_classmat
     assert proc.returncode == 0 and "WITHOUT namespaces" in proc.stdout + proc.stderr
     rows = {r["student"]: r for r in csv.DictReader(open(out / "grades.csv"))}
     assert [(rows[s]["score"], rows[s]["status"]) for s in ("ada", "bob")] == [("13", "ok"), ("13", "ok")]
+
+
+AS_ROOT_WOULD = """
+import os, stat
+
+
+def probe(disk):
+    out = {"ids": [list(os.getresuid()), list(os.getresgid()), os.getgroups()]}
+    with open("/proc/self/status") as f:
+        out["status"] = {k: v.strip() for k, _, v in (line.partition(":") for line in f)}
+    home = os.environ["HOME"]
+    for kind, mode, device in (("kmsg", stat.S_IFCHR, os.makedev(1, 11)), ("disk", stat.S_IFBLK, disk)):
+        try:
+            os.mknod(os.path.join(home, kind), mode | 0o600, device)
+            out[kind] = "made"
+        except OSError as exc:
+            out[kind] = type(exc).__name__
+    for path in ("/etc/passwd", "/etc/shadow", "/etc/hostname", "/etc/hosts", "/etc/ld.so.cache"):
+        try:
+            with open(path, "rb") as f:
+                f.read(1)
+            out[path] = "read"
+        except OSError as exc:
+            out[path] = type(exc).__name__
+    with open(os.path.join(home, "written"), "w") as f:  # its work folder stays its own
+        f.write("mine")
+    import jax.numpy as jnp
+
+    out["dot"] = float(jnp.dot(jnp.ones(3), jnp.ones(3)))
+    return out
+"""
+
+
+def test_the_fallback_runs_no_student_code_with_privileges_and_makes_no_device(tmp_path, monkeypatch):
+    """Issue 50 (3): under the fallback the student's process runs as the grader's user; on
+    Gradescope that is root with every capability, and a student made a character device for the
+    host's kernel log (and a block device for its disk) in its work folder. Now: never uid 0 (root
+    graders switch it to uid and gid 65534, bubblewrap's), no capability in any set, no_new_privs,
+    no supplementary group; os.mknod of a character or a block device refused (Landlock grants
+    MAKE_CHAR and MAKE_BLOCK nowhere), nothing made; the work folder still its own to write, JAX
+    still computes. On the old code, as root: uid 0, every capability, both devices made."""
+    disk = os.stat(tmp_path).st_dev  # the disk that holds its work folder
+    student = start_student(tmp_path, [["probe", AS_ROOT_WOULD]], True, monkeypatch, names=["probe"])
+    try:
+        ctx = {"cwd": str(tmp_path / "work"), "env": {}, "precision": None, "bind": {}}
+        out, _ = student.call("probe", (disk,), {}, ctx)
+    finally:
+        student.stop()
+    status = out.pop("status")
+    print(out, {k: v for k, v in status.items() if k.startswith(("Cap", "NoNew", "Uid", "Gid", "Groups"))})
+    expected = 65534 if os.geteuid() == 0 else os.geteuid()
+    assert out["ids"][0] == [expected] * 3 and 0 not in out["ids"][0] + out["ids"][1], out["ids"]
+    if os.geteuid() == 0:
+        assert out["ids"] == [[65534] * 3, [65534] * 3, []]
+    assert all(int(status[k], 16) == 0 for k in ("CapInh", "CapPrm", "CapEff", "CapAmb")), status
+    assert status["NoNewPrivs"] == "1"
+    assert (out["kmsg"], out["disk"]) == ("PermissionError", "PermissionError")
+    assert not {"kmsg", "disk"} & {p.name for p in (tmp_path / "work").iterdir()}, "no device file made"
+    assert (tmp_path / "work" / "written").read_text() == "mine" and out["dot"] == 3.0
+
+
+def test_the_fallback_shows_the_student_only_the_etc_files_python_and_jax_read(tmp_path, monkeypatch):
+    """Issue 50 (3): Landlock's read rules once granted all of /etc under the fallback (as root:
+    /etc/shadow too). Now only landlock.ETC_FILES (the loader's cache, the time zone, fonts...),
+    the files bubblewrap shows: /etc/passwd, /etc/shadow, /etc/hostname, /etc/hosts are refused,
+    /etc/ld.so.cache is read, and JAX computes. On the old code every one of them was read."""
+    from autograder.grader.sandbox.landlock import landlock_abi
+
+    if not landlock_abi():
+        pytest.skip("no Landlock in this kernel: the fallback has no file layer to test")
+    student = start_student(tmp_path, [["probe", AS_ROOT_WOULD]], True, monkeypatch, names=["probe"])
+    try:
+        ctx = {"cwd": str(tmp_path / "work"), "env": {}, "precision": None, "bind": {}}
+        out, _ = student.call("probe", (os.stat(tmp_path).st_dev,), {}, ctx)
+    finally:
+        student.stop()
+    print({k: v for k, v in out.items() if k.startswith("/etc")})
+    refused = {p: out[p] for p in ("/etc/passwd", "/etc/shadow", "/etc/hostname", "/etc/hosts") if os.path.exists(p)}
+    assert refused and set(refused.values()) == {"PermissionError"}, refused
+    assert out["/etc/ld.so.cache"] == "read" and out["dot"] == 3.0

@@ -176,6 +176,41 @@ def test_a_sandbox_that_cannot_start_is_an_autograder_failure(course):
     assert "AUTOGRADER FAILURE" in proc.stdout and "sandbox" in proc.stdout
 
 
+def test_a_fork_and_exit_chain_ends_with_its_notebook_on_gradescope_without_a_cgroup(course):
+    """Gradescope's container as the red team found it: no user namespaces, no cgroup the grader
+    may make, the grader root. An upload whose bf16_round starts a fork-and-exit chain in a session
+    of its own: results.json is written (0 points: code aimed at the grader voids the notebook), and
+    when run_autograder returns, and a second later, no link of the chain is alive (its checker ends
+    them when it stops the student's process, gradescope/run.py whatever is left before writing)."""
+    import os
+    import time
+    import uuid
+
+    from test_sandbox_bounds import CHAIN, chain_processes, kill_chain, no_cgroup
+
+    if os.geteuid() != 0:
+        pytest.skip("Gradescope's grader is root: so are the tests that stand for it")
+    root = course["root"]
+    token = "chain-" + uuid.uuid4().hex[:8]
+    nb = nbformat.read(str(EXAMPLES / "ada" / f"{LESSON}.ipynb"), as_version=4)
+    cell = next(c for c in nb.cells if "def bf16_round(" in c.source)
+    cell.source = CHAIN.replace("TOKEN", repr(token.encode()))
+    submit(root, nbformat.writes(nb).encode(), f"{LESSON}.ipynb", 1002)
+    fake = fake_bwrap(course["tmp"] / "no-userns", probe_passes=False)
+    try:
+        proc = run_autograder(root, python=sys.executable, fake_bin=fake, wrap=no_cgroup([]))
+        left = chain_processes(token)
+        time.sleep(1)
+        left += chain_processes(token)
+    finally:
+        kill_chain(token)
+    assert proc.returncode == 0 and left == [], left
+    data = results(root)
+    layers = next(line for line in data["output"].splitlines() if line.startswith("sandbox: "))
+    assert "WITHOUT namespaces" in layers and "no cgroup" in layers and "uid 65534" in layers, layers
+    assert data["score"] == 0 and "Status: tampered" in data["output"], "forking and setsid: code aimed at the grader"
+
+
 def hand_made(hidden_error: str) -> Result:
     secret = TestResult("test_f_hidden", 0.0, 2.0, hidden_error, True, "Hidden test: f on fresh inputs.")
     secret.message, secret.output, secret.outcome = "expected 42.125 for x=[7, 9]", "x=[7, 9] -> 41", Outcome.WRONG

@@ -286,8 +286,11 @@ def test_the_import_graph_check_sees_function_level_imports_and_cycles(tmp_path,
 # Numbers that are facts of the operating system, not limits the grader chooses
 OS_CONSTANTS = {
     "cgroup.py": {"PERIOD_US"},  # the cpu controller's period (cpu.max's second field)
-    "launch.py": {"UNPRIVILEGED"},  # the uid of nobody
     "landlock.py": {"_PR_SET_NO_NEW_PRIVS"},  # prctl's option number
+    # clone's, prctl's and capset's numbers; sysexits.h's EX_SOFTWARE for a launch refused
+    "launcher.py": {"_CLONE_NEWNS", "_PR_CAP_AMBIENT_CLEAR_ALL", "_CAP_VERSION_3", "REFUSED"},
+    "reaper.py": {"_PR_SET_CHILD_SUBREAPER"},
+    "workfs.py": {"_MNT_DETACH"},  # umount2's flag
 }
 SANDBOXED = {"wire.py", "student_side.py"}  # run alone in the student's sandbox: their caps live there
 

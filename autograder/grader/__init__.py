@@ -14,9 +14,15 @@ core/        what every layer shares
   observer.py       what watches a check without deciding it: the one interface, a do-nothing default
 sandbox/     the student's process and its confinement
   launch.py         the student's process in fresh namespaces (bubblewrap), caps, a fallback
+  launcher.py       its first program: caps, cgroup, session; under the fallback as root, uid 65534
+  installation.py   the Python installation it runs: real folders, site-packages, never the repository
+  owner.py          under the fallback as root: what uid 65534 must reach, reachable, and nothing else
   cgroup.py         the student's processes as one cgroup: pids, memory, cpu caps; freeze; kill
+  processes.py      the student's processes from its checker: which, frozen, tended, ended
+  reaper.py         every process below this one, found and ended (a checker is their subreaper)
   landlock.py       the second layer inside the sandbox
   workdir.py        the student's work folder on the host: files, bytes, depth measured; removed
+  workfs.py         the work folder as a size-capped file system of its own, where one can be made
   evidence.py       what the host sees of a per-process cap (peak address space, a file at the cap)
   student_side.py   the student's process: definitions, then answers calls (untrusted)
   guard.py          an audit hook: the checker writes only in its job folder; a replay reads nothing of the student's

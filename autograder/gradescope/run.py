@@ -22,7 +22,6 @@ autograder failed to execute correctly" (its troubleshooting page), never a sile
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from .. import notebooks
 from ..grader.classroom import canary
-from ..grader.sandbox import launch as sandbox
+from ..grader.sandbox import launch as sandbox, reaper
 from ..grader.classroom.classrun import load_lessons
 from ..grader.core.model import Status
 from ..grader.notebook.grade import grade_notebook
@@ -87,65 +86,13 @@ def find_notebook(submission: Path, lesson: str) -> tuple[Path | None, str]:
     return None, f"{len(found)} notebooks uploaded ({names}) and not exactly one of them is {lesson}: upload one"
 
 
-_PR_SET_CHILD_SUBREAPER = 36
-
-
-def become_subreaper() -> bool:
-    """Every process the grading starts that outlives its parent (a student's double fork, setsid)
-    is reparented to this process, not to init: ``end_descendants`` finds them all."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def descendants() -> list[int]:
-    """The live processes below this one (zombies can run nothing: not counted), from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry) if fields[0] != "Z" else -int(entry))
-        except (OSError, ValueError, IndexError):
-            continue  # gone meanwhile
-    found, todo = [], [os.getpid()]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            todo.append(abs(child))
-            if child > 0:
-                found.append(child)
-    return found
-
-
-def end_descendants(rounds: int = 200) -> bool:
+def end_descendants() -> bool:
     """SIGKILL every process below this one (the zygote, every checker, every process of the
     student's, whatever session or group it made) and reap them; True once none is left."""
-    import signal
-
     from ..grader.checker.spawn import stop_zygotes
 
     stop_zygotes()
-    for _ in range(rounds):
-        found = descendants()
-        for pid in found:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        while True:  # reap what was reparented here (children of the killed come next round)
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-        if not found:
-            return not descendants()
-        time.sleep(0.01)
-    return False
+    return reaper.end_descendants(foreign=False)
 
 
 def write_results(results_dir: Path, data: dict | None) -> None:
@@ -192,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{lesson}: the grader grades here ({layers_line(settings.limits)})")
         return 0
     write_results(results_dir, None)  # nothing that was there before grading can stand as the result
-    become_subreaper()  # every process grading starts stays below this one, whatever it does
+    reaper.become_subreaper()  # every process grading starts stays below this one, whatever it does
     layers = layers_line(settings.limits)
     print(layers, flush=True)
     try:

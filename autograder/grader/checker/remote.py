@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from ..core import wire
-from ..sandbox.cgroup import process_tree
+from ..sandbox import processes
 from .compile_events import compile_events
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, rebuilt_exception
 from ..core.model import Happened, ProcessEvent
@@ -119,11 +119,14 @@ class Student:
             self.events.extend(Happened(kind) for kind in self.launch.cgroup.limits_hit())
 
     def pids(self) -> list[int]:
-        """The student's processes, as host pids: the cgroup's, else the tree below the process the
-        checker started (under bubblewrap, its PID namespace's orphans stay in that tree)."""
-        if self.launch is not None and self.launch.cgroup is not None:
-            return self.launch.cgroup.pids()
-        return process_tree(self.proc.pid) if self.proc is not None else []
+        """The student's processes, as host pids (sandbox/processes.py)."""
+        return processes.pids(self.launch, self.proc)
+
+    def hand_over(self) -> None:
+        """Before a test's call: what the checker made for the student since, the student's
+        (sandbox/owner.py; the fallback as root only)."""
+        if self.launch is not None:
+            self.launch.hand_over()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -133,12 +136,7 @@ class Student:
             self.events.append(why)
         self.check_limits()
         if self.proc is not None:
-            try:
-                if not self.launch.namespaced:
-                    os.killpg(self.proc.pid, 9)
-                self.proc.kill()
-            except OSError:
-                pass
+            processes.end(self.launch, self.proc)  # every process it left, whatever session it made
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -202,6 +200,7 @@ class Student:
             ready, _, _ = select.select([fd], [], [], min(wait, WATCH_SECONDS))
             if time.monotonic() - watched >= WATCH_SECONDS:
                 watched = time.monotonic()
+                processes.tend(self.launch, self.proc)
                 why = self.watch()
                 if why is not None:
                     self.stop(why)
@@ -242,13 +241,7 @@ class Student:
     def freeze(self, frozen: bool) -> None:
         """Between calls (and while a callback runs checker code) the student's processes are
         stopped: the checker's own file writes in the shared folders cannot be raced."""
-        if self.launch is not None and self.launch.cgroup is not None:
-            self.launch.cgroup.freeze(frozen)
-        elif self.proc is not None and self.launch is not None and not self.launch.namespaced:
-            try:
-                os.killpg(self.proc.pid, 19 if frozen else 18)
-            except OSError:
-                pass
+        processes.freeze(self.launch, self.proc, frozen)
 
     def call(self, name: str | int, args: tuple, kwargs: dict, ctx: dict):
         """Call the student's function ``name`` (or, given an int, an object its process lent)."""

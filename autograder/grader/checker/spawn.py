@@ -2,7 +2,7 @@
 
 Every checker is the same trusted code and imports the same modules (NumPy, JAX, the grader):
 about 1.3 CPU-seconds a notebook, a sixth of grading one. Each worker process therefore keeps one
-zygote, a ``python -I`` that has imported them and does nothing else; a checker is a fork of it,
+zygote, a ``python -I -S`` that has imported them and does nothing else; a checker is a fork of it,
 given its working folder, environment, address-space cap and pipes (sent over a Unix socket) and
 then run exactly as a fresh interpreter would run it. Only trusted code ever runs in a zygote: no
 student's code, no lesson cell (the checker runs those after the fork). A checker is reaped only
@@ -10,6 +10,15 @@ when its worker asks, so its pid cannot be reused while the worker may still sig
 The zygote ends when its worker does (its socket closes), a checker with its zygote (PDEATHSIG).
 Where fork or pidfd is missing (not Linux), or COURSE_NO_ZYGOTE=1 (to compare), ``start_checker``
 starts a fresh interpreter.
+
+Both start with ``-I -S``, like the student's process (sandbox/launch.py): no ``.pth`` file or
+sitecustomize of site-packages ever runs in them (a checker tricked into writing one, issue 42,
+would otherwise run it in every later checker); their ``sys.path`` and prefixes are the worker's own, handed to
+them as plain data (``site_of_worker``), so they import from the same site-packages and the same
+course package. A checker's first steps (``checker_main``), while it has a single thread: a mount
+namespace of its own where its worker found one possible (the student's work folder is a
+size-capped file system there, sandbox/workfs.py), then the child subreaper of every process its
+student starts (sandbox/reaper.py), then its write confinement (guard.py).
 """
 
 from __future__ import annotations
@@ -23,10 +32,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..core.settings import NO_ZYGOTE_ENV
+from ..core.settings import NO_ZYGOTE_ENV, PRIVATE_MOUNTS_ENV
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
-_FIRST = "import sys; sys.path.insert(0, sys.argv[1]); from autograder.grader.checker.spawn import "
+_FIRST = (
+    "import sys, json; site = json.loads(sys.argv[1]); sys.path[:] = site['path']; "
+    "sys.prefix, sys.exec_prefix = site['prefix'], site['exec_prefix']; "
+    "from autograder.grader.checker.spawn import "
+)
 CHECKER_MAIN = _FIRST + "checker_main; checker_main()"
 ZYGOTE_MAIN = _FIRST + "serve; serve()"
 JOB_FOLDER_ENV = "COURSE_JOB_FOLDER"  # the one folder a checker writes in (guard.confine)
@@ -36,6 +49,16 @@ PER_JOB = ("HOME", "TMPDIR", "MPLCONFIGDIR", "COURSE_EMULATE", JOB_FOLDER_ENV)  
 KEPT_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "LD_LIBRARY_PATH")
 KEPT_PREFIXES = ("JAX_", "XLA_", "TPU_", "LIBTPU_", "PJRT_", "CUDA_", "NVIDIA_", "NCCL_", "TF_CPP_")
 WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker.main", "autograder.grader.core.observer")
+
+
+def site_of_worker() -> str:
+    """What ``site`` gave this worker, for a ``python -I -S`` (JSON): its sys.path (the course
+    package first, then every folder it imports from: its site-packages and the folders their
+    ``.pth`` files added here, never the current folder; no ``.pth`` file runs again to find them)
+    and its prefixes (a virtual environment's, which ``site`` sets: launch.py binds and the student's
+    Landlock layer reads the installation from them)."""
+    paths = [PACKAGE_ROOT] + [p for p in sys.path if p and os.path.isabs(p) and p != PACKAGE_ROOT]
+    return json.dumps({"path": list(dict.fromkeys(paths)), "prefix": sys.prefix, "exec_prefix": sys.exec_prefix})
 
 
 def limit_and_tie(memory_cap: int) -> None:
@@ -85,7 +108,7 @@ class Zygote:
         self.env = env
         ours, theirs = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", ZYGOTE_MAIN, PACKAGE_ROOT, str(theirs.fileno())],
+            [sys.executable, "-I", "-S", "-c", ZYGOTE_MAIN, site_of_worker(), str(theirs.fileno())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -164,15 +187,24 @@ def checker_env(home: Path, emulation: str) -> dict:
         COURSE_EMULATE=emulation,
     )
     env[JOB_FOLDER_ENV] = str(home.parent)
+    from ..sandbox.launch import work_folder_capped
+
+    if not work_folder_capped():  # each checker makes its student's work folder a file system of its own
+        env[PRIVATE_MOUNTS_ENV] = "1"
     return env
 
 
 def checker_main() -> None:
-    """A checker's first code, forked or started: its writes confined to its job folder, the run's
-    folder of compiled replays and its student's cgroup (guard.confine) before the checker's first
-    line, then the checker. No job folder named: it stops (never an unconfined checker)."""
-    from ..sandbox import cgroup, guard
+    """A checker's first code, forked or started, while it has one thread: a mount namespace of its
+    own where its worker asks (workfs.enter), the subreaper of its student's processes, its writes
+    confined to its job folder, the run's folder of compiled replays and its student's cgroup
+    (guard.confine) before the checker's first line, then the checker. No job folder named: it
+    stops (never an unconfined checker)."""
+    from ..sandbox import cgroup, guard, reaper, workfs
 
+    if os.environ.get(PRIVATE_MOUNTS_ENV) == "1" and workfs.enter():  # refused: the host's folder, watched
+        _die_with_parent()  # asked again: a change of credentials may clear it
+    reaper.become_subreaper()
     roots = [os.environ[JOB_FOLDER_ENV], *(str(p) for p in cgroup.cgroup_roots().values())]
     guard.confine(roots)
     from .main import main
@@ -192,7 +224,7 @@ def start_checker(env: dict, cwd: str, memory_cap: int, stderr_path: Path):
         except OSError:
             _ZYGOTES.pop(key, None)  # a broken zygote: a fresh interpreter this time, a new zygote next
     return subprocess.Popen(
-        [sys.executable, "-I", "-c", CHECKER_MAIN, PACKAGE_ROOT],
+        [sys.executable, "-I", "-S", "-c", CHECKER_MAIN, site_of_worker()],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=open(stderr_path, "ab"),

@@ -45,6 +45,20 @@ DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again 
 # thread to have stopped before the checker's code goes on (cgroup.stopped)
 FREEZE_WAIT = 1.0
 NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
+# The sandbox's own (sandbox/launch.py, launcher.py, owner.py, workfs.py, reaper.py):
+# - the student's uid and gid: bubblewrap maps the student to it, and under the fallback a grader
+#   running as root switches the student's process to it, without any capability, before its code
+UNPRIVILEGED = 65534
+# - the work folder is a tmpfs of its own where the checker can make one (workfs.py): Limits.work_bytes
+#   and Limits.work_files plus this slack, so that the watch (WATCH_SECONDS) still sees the limit
+#   passed and names it, while a write past the slack fails at once (ENOSPC) in the student's process
+WORK_FS_SLACK_BYTES = 16 * 2**20
+WORK_FS_SLACK_FILES = 64
+# - set by a worker whose probe found that a checker can have a mount namespace of its own (spawn.py)
+PRIVATE_MOUNTS_ENV = "COURSE_PRIVATE_MOUNTS"
+# - a checker ends its student's processes, its descendants, in at most this many rounds of SIGKILL
+#   (a fork-and-exit chain moves on between two rounds; reaper.py)
+END_ROUNDS = 200
 EMULATION_MODES = ("tpu", "gpu", "none")
 # a Gradescope autograder's notebook time (python -m autograder gradescope): under Gradescope's
 # default 10-minute timeout with time left for start-up, so the platform never kills a submission

@@ -2,11 +2,13 @@
 
 An unprivileged Linux security module (5.13+) that binds root too. The student process applies it
 to itself before any student code runs (student_side.py, with ``COURSE_LANDLOCK_RW`` naming the one
-folder it may write): read-only access to the Python installation and system folders, read-write
-access to its work folder, a few device files (DEVICES, an accelerator's) and its own ``/proc``
-entry only (never /dev/shm, nor another process's /proc entry); with ABI 4+ no outgoing TCP
-connection; with ABI 6+ no signal to any process outside and no abstract unix sockets. Standalone:
-it is copied beside student_side.py.
+folder it may write): read-only access to the Python installation, the system folders and, of
+``/etc``, only the few files Python and JAX read (ETC_FILES, the same bubblewrap shows), read-write
+access to its work folder (never a device file made there: MAKE_CHAR and MAKE_BLOCK are handled and
+granted nowhere), a few device files (DEVICES, an accelerator's) and its own ``/proc`` entry only
+(never /dev/shm, nor another process's /proc entry); with ABI 4+ no outgoing TCP connection; with
+ABI 6+ no signal to any process outside and no abstract unix sockets. Standalone: it is copied
+beside student_side.py.
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ ACCELERATORS = ("/dev/accel*", "/dev/nvidia*", "/dev/vfio")  # a TPU's or GPU's,
 # (the checker's, the grader's) are this user's under the fallback.
 PROC_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime", "/proc/version")
 PROC_FILES += ("/proc/filesystems", "/proc/sys")
+# Of /etc, what Python, NumPy, JAX and matplotlib read: the dynamic loader's cache and
+# configuration, the time zone, fontconfig's files, the alternatives' links (measured on a student
+# process that imports JAX, computes, traces a profile and saves a figure: with strace on CPU, with
+# an LD_PRELOAD shim on a TPU v5e, which read only the time zone besides the loader's cache).
+# Never the rest (passwd, shadow, hosts, the machine's secrets and keys); bubblewrap shows the same.
+ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/fonts")
+ETC_FILES += ("/etc/alternatives",)
+# Created nowhere, by anyone: a device file made in the work folder opens the host's devices
+# (its kernel log, its disks) wherever the kernel lets the process make one (root under the fallback).
+NEVER = ("MAKE_CHAR", "MAKE_BLOCK")
 
 
 def landlock_abi() -> int:
@@ -99,14 +111,14 @@ def read_only_paths() -> list[str]:
         "/lib32",
         "/bin",
         "/sbin",
-        "/etc",
+        *ETC_FILES,
         "/opt",
         *PROC_FILES,
         "/sys",
         "/run/systemd/resolve",
         "/var/lib/ca-certificates",
     }
-    # the grader's site-packages (sandbox.site_paths: never the repository, a venv inside it is)
+    # the grader's site-packages (installation.site_paths: never the repository, a venv inside it is)
     paths.update(p for p in os.environ.get("COURSE_SITE_PATHS", "").split(os.pathsep) if p)
     here = os.environ.get("COURSE_REPOSITORY", "/nonexistent")  # never the course repository
     for entry in sys.path:  # site-packages outside the prefix (user site, conda, editable installs)
@@ -123,7 +135,7 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
     """Restrict this process: read-only Python/system folders and ``read_only`` (the checker's
     inputs), read-write ``workdir``, read ``extra_files``."""
     libc = ctypes.CDLL(None, use_errno=True)
-    fs_all = 0
+    handled = 0  # every right this ABI knows: what no rule grants is refused
     for name in [
         "EXECUTE",
         "WRITE_FILE",
@@ -139,15 +151,16 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
         "MAKE_BLOCK",
         "MAKE_SYM",
     ]:
-        fs_all |= _FS[name]
+        handled |= _FS[name]
     if abi >= 2:
-        fs_all |= _FS["REFER"]
+        handled |= _FS["REFER"]
     if abi >= 3:
-        fs_all |= _FS["TRUNCATE"]
+        handled |= _FS["TRUNCATE"]
+    work_rights = handled & ~sum(_FS[name] for name in NEVER)  # everything but making device files
     read_dir = _FS["EXECUTE"] | _FS["READ_FILE"] | _FS["READ_DIR"]
     file_rights = _FS["EXECUTE"] | _FS["WRITE_FILE"] | _FS["READ_FILE"] | (_FS["TRUNCATE"] if abi >= 3 else 0)
     attr = _RulesetAttr(
-        fs_all, _NET_CONNECT_TCP if abi >= 4 else 0, _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0
+        handled, _NET_CONNECT_TCP if abi >= 4 else 0, _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL if abi >= 6 else 0
     )
     size = 24 if abi >= 6 else (16 if abi >= 4 else 8)
     fd = libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
@@ -174,7 +187,7 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
     for path in [*DEVICES, *(p for pattern in ACCELERATORS for p in glob.glob(pattern))]:
         allow(path, read_dir | _FS["WRITE_FILE"])
     allow("/proc/self", read_dir | _FS["WRITE_FILE"])  # opened here: this process's own /proc/<pid>
-    allow(workdir, fs_all)
+    allow(workdir, work_rights)
     for path in extra_files:
         allow(path, _FS["READ_FILE"])
     if abi >= 4:  # the kernel only binds (its ZMQ ports); it never needs to connect anywhere
@@ -186,5 +199,7 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
     if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
         raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     os.close(fd)
-    enforced.append(f"files: read-only Python/system, read-write {workdir} only; /dev: {', '.join(DEVICES)}")
+    enforced.append(
+        f"files: read-only Python/system, read-write {workdir} only (no device file made); /dev: {', '.join(DEVICES)}"
+    )
     return enforced

@@ -7,10 +7,12 @@ process gets
 - a new PID namespace with ``--die-with-parent``: when its checker ends, is killed or times it out,
   every process the student started is gone with it; ``--new-session``: no terminal to write to;
 - a new user namespace mapped to an unprivileged uid (65534), whatever user runs the grader;
-- a filesystem of only the read-only Python installation and system libraries, its own work folder
-  (shared with its checker, which reads what it writes there), the checker's input folder
-  read-only (the files a test hands to the student's code), and private ``/tmp`` and
-  ``/dev/shm`` (size-capped, gone with it); no ``/etc/shadow``, no other ``/proc``, no repository;
+- a filesystem of only the read-only Python installation and system libraries, a few ``/etc``
+  files (landlock.ETC_FILES), its own work folder (shared with its checker, which reads what it
+  writes there; a size-capped file system of its own where the checker could make one, workfs.py),
+  the checker's input folder read-only (the files a test hands to the student's code), and
+  private ``/tmp`` and ``/dev/shm`` (size-capped, gone with it); no ``/etc/shadow``, no other
+  ``/proc``, no repository;
 - caps (rlimits, set before bwrap starts and inherited): address space, file size, open files,
   no core dumps; and, where the grader may create one, a cgroup (cgroup.py) capping processes and
   threads, the memory they hold together and the CPU they use (a fork bomb or a thread flood stops
@@ -19,7 +21,11 @@ process gets
 Landlock (landlock.py) is applied inside as a second layer where the kernel has it.
 
 Without bubblewrap or user namespaces (macOS, some containers), the process runs with the caps and
-Landlock only, in its own session so that it can be killed as a group; the grader says so once.
+Landlock only, in its own session so that it can be killed as a group (and, below a checker that
+is their subreaper, every process it leaves behind: reaper.py); the grader says so once. Where the
+grader runs as root there (Gradescope's containers), the launcher (launcher.py) switches the
+student's process to uid and gid 65534 with no capability before any of its code runs, and the
+grader makes what that user must reach reachable (owner.py); where it cannot, nothing is graded.
 """
 
 from __future__ import annotations
@@ -32,24 +38,23 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cgroup as cgroups
+from . import cgroup as cgroups, owner, workfs
 from .cgroup import Cgroup, new_cgroup
-from ..core.settings import Limits
+from .installation import python_executable, python_paths, reach, site_paths
+from .landlock import ETC_FILES
+from ..core.settings import UNPRIVILEGED, WORK_FS_SLACK_BYTES, WORK_FS_SLACK_FILES, Limits
 from ...words import human_bytes
 
 GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
 # copied side by side into the sandbox's code folder, where student_side.py imports the other two
 SANDBOX_FILES = ("sandbox/student_side.py", "core/wire.py", "sandbox/landlock.py")
-UNPRIVILEGED = 65534
+LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 
 
-@functools.lru_cache(maxsize=1)
-def bwrap_works() -> str:
-    """'' when bubblewrap can make the namespaces here, else why not (one line)."""
-    exe = shutil.which("bwrap")
-    if not exe:
-        return "bubblewrap (bwrap) is not installed"
-    probe = [
+def _probe_argv() -> list[str]:
+    """bubblewrap's probe: the namespaces a student's process gets, running /bin/true."""
+    exe = shutil.which("bwrap") or "bwrap"
+    return [
         exe,
         "--unshare-all",
         "--die-with-parent",
@@ -65,8 +70,15 @@ def bwrap_works() -> str:
         "--",
         "/bin/true",
     ]
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_works() -> str:
+    """'' when bubblewrap can make the namespaces here, else why not (one line)."""
+    if not shutil.which("bwrap"):
+        return "bubblewrap (bwrap) is not installed"
     try:
-        proc = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+        proc = subprocess.run(_probe_argv(), capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start ({exc})"
     return (
@@ -76,24 +88,41 @@ def bwrap_works() -> str:
     )
 
 
+def work_folder_capped() -> str:
+    """'' where each checker gives its student a work folder of its own file system (workfs.py),
+    bubblewrap still starting inside where it does here; else why not (one line). Found once."""
+    return workfs.available(tuple(_probe_argv()) if not bwrap_works() else ())
+
+
+def drops_root(namespaced: bool) -> bool:
+    """Whether the student's process is switched from root to uid 65534 (the fallback as root)."""
+    return not namespaced and os.geteuid() == 0
+
+
 def describe(limits: Limits | None = None) -> str:
     """One line for the start of a grading run: which layers hold, and the limits (in GiB, MiB)."""
     limits = limits or Limits()
     why = bwrap_works()
     cg = cgroups.describe(limits) or "no cgroup (processes capped only by rlimits, memory per process only)"
+    folder = (
+        "a file system of its own"
+        if not work_folder_capped()
+        else "measured twice a second (no file system of its own here)"
+    )
     caps = (
         f"limits per student process: {human_bytes(limits.memory_bytes)} address space, files up to "
         f"{human_bytes(limits.file_bytes)}, {limits.open_files} open files; work folder "
-        f"{human_bytes(limits.work_bytes)}, {limits.work_files:,} files"
+        f"{human_bytes(limits.work_bytes)}, {limits.work_files:,} files, {folder}"
     )
     if not why:
         return (
             "sandbox: bubblewrap namespaces (no network, own PIDs, uid 65534, read-only Python, "
             f"private /tmp and /dev/shm of {human_bytes(limits.tmpfs_bytes)}); {cg}; {caps}"
         )
+    user = "; as uid 65534 without capabilities (the grader is root)" if drops_root(False) else ""
     return (
         f"WARNING: {why}: student code runs WITHOUT namespaces, only with rlimits and Landlock "
-        f"where present (see docs/GRADING.md: install bubblewrap, or grade in a container); {caps}"
+        f"where present{user} (see docs/GRADING.md: install bubblewrap, or grade in a container); {cg}; {caps}"
     )
 
 
@@ -102,14 +131,7 @@ def _system_binds() -> list[str]:
     for path in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
-    for path in (
-        "/etc/ld.so.cache",
-        "/etc/ld.so.conf",
-        "/etc/ld.so.conf.d",
-        "/etc/localtime",
-        "/etc/fonts",
-        "/etc/alternatives",
-    ):
+    for path in ETC_FILES:  # the same the fallback's Landlock layer lets it read
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
     return args
@@ -122,85 +144,6 @@ def _accelerator_nodes() -> list[str]:
     return sorted(glob.glob("/dev/nvidia*") + glob.glob("/dev/accel*") + glob.glob("/dev/vfio"))
 
 
-def python_paths(repository: Path) -> list[str]:
-    """The Python installation: its prefixes and the site-packages folders on sys.path, never the
-    course repository (an editable install puts it on sys.path) nor the current folder."""
-    repo = str(repository.resolve())
-    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    if any(repo == p or repo.startswith(p + os.sep) for p in prefixes):
-        repo = "/nonexistent"  # a non-editable install: the "repository" is site-packages itself
-    paths = set(prefixes)
-    for entry in sys.path:
-        real = os.path.realpath(entry) if entry else ""
-        if (
-            real
-            and os.path.isdir(real)
-            and (
-                "site-packages" in real or "dist-packages" in real or any(real.startswith(p + os.sep) for p in prefixes)
-            )
-        ):
-            paths.add(real)
-    keep = sorted(
-        p
-        for p in paths
-        if not p.startswith(("/usr/", "/lib"))
-        and p not in ("/usr", "/")
-        and not (
-            p == repo
-            or (
-                p.startswith(repo + os.sep)
-                and not any(p.startswith(q) for q in prefixes if q.startswith(repo + os.sep))
-            )
-        )
-    )
-    return [p for p in keep if not any(p != q and p.startswith(q + os.sep) for q in keep)]
-
-
-def site_paths(repository: Path) -> list[str]:
-    """The site-packages folders on this interpreter's sys.path (a venv's, the base's, conda's, an
-    egg's inside one), real paths in order, never the repository: handed to the student's Python,
-    which starts with ``-S`` and so runs no ``.pth`` file or sitecustomize of its own."""
-    repo = os.path.realpath(repository)
-    prefixes = [os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)]
-    out: list[str] = []
-    for entry in sys.path:
-        real = os.path.realpath(entry) if entry else ""
-        if (
-            not real
-            or real in out
-            or not os.path.isdir(real)
-            or not ("site-packages" in real or "dist-packages" in real)
-        ):
-            continue  # the standard library's own folders are there with -S too
-        if (real == repo or real.startswith(repo + os.sep)) and not real.startswith(tuple(prefixes)):
-            continue  # the repository (an editable install's .pth may name it), not a venv inside it
-        out.append(real)
-    return out
-
-
-# The first program of every student process: a fresh interpreter (no threads yet, so no fork
-# hazard) that sets the caps, joins the cgroup, asks for SIGKILL when the checker dies, and execs
-# bwrap (or, without it, the student's Python in a session of its own). It runs as the grader's
-# user outside every layer of the sandbox, so it runs with ``-I -S``: no site hook (a ``.pth``
-# file, sitecustomize) is ever executed there; it needs nothing beyond the standard library.
-LAUNCHER = """
-import ctypes, json, os, resource, sys
-spec = json.loads(sys.argv[1])
-for name, value in spec["rlimits"].items():
-    resource.setrlimit(getattr(resource, name), (value, value) if name != "RLIMIT_NPROC" else
-                       (value, resource.getrlimit(resource.RLIMIT_NPROC)[1]))
-for folder in spec["cgroups"]:
-    with open(os.path.join(folder, "cgroup.procs"), "w") as f:
-        f.write(str(os.getpid()))
-if spec["setsid"]:
-    os.setsid()
-ctypes.CDLL(None).prctl(1, 9)  # PR_SET_PDEATHSIG: SIGKILL when the checker dies
-if os.getppid() != spec["parent"]:
-    sys.exit(0)  # the checker died before prctl took hold
-os.execv(sys.argv[2], sys.argv[2:])
-"""
-
-
 @dataclass
 class Launch:
     """How to start one student process: ``command()`` is what the checker runs."""
@@ -211,6 +154,8 @@ class Launch:
     limits: Limits
     namespaced: bool
     notes: list[str] = field(default_factory=list)
+    drop: dict | None = None  # the fallback as root: the user it runs as, what it must reach (launcher.py)
+    folders: tuple = ()  # (work folder, input folder): what ``hand_over`` keeps the student's
 
     def shown(self) -> list[str]:
         """The host folders the student's process is shown (bubblewrap's bind sources)."""
@@ -218,29 +163,32 @@ class Launch:
         return [os.path.realpath(self.argv[i + 1]) for i, a in enumerate(self.argv[:-1]) if a in binds]
 
     def command(self) -> list[str]:
+        """The launcher (launcher.py, a fresh ``python -I -S``), its spec, then ``argv``."""
         lim = self.limits
         rlimits = {"RLIMIT_CORE": 0, "RLIMIT_FSIZE": lim.file_bytes, "RLIMIT_NOFILE": lim.open_files}
         if lim.memory_bytes:
             rlimits["RLIMIT_AS"] = lim.memory_bytes
-        if os.getuid() != 0:  # root is exempt from RLIMIT_NPROC: the cgroup caps it there
+        # root is exempt from RLIMIT_NPROC (the cgroup caps it there); uid 65534 is not, but every
+        # student graded at once shares it: it caps only where no cgroup caps each one
+        if os.getuid() != 0 or (self.drop and self.cgroup is None):
             rlimits["RLIMIT_NPROC"] = lim.processes
         spec = {
             "rlimits": rlimits,
             "cgroups": [str(f) for f in self.cgroup.folders] if self.cgroup else [],
             "setsid": not self.namespaced,
             "parent": os.getpid(),
+            "drop": self.drop,
         }
         import json
 
-        return [sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(spec), *self.argv]
+        return [sys.executable, "-I", "-S", str(LAUNCHER), json.dumps(spec), *self.argv]
 
-
-def python_executable() -> str:
-    """This interpreter, through its real folder: a virtual environment reached through a symlink
-    (conda, pyenv, a shared install) is bound at its real path (``python_paths``), so the link's
-    own path does not exist in the sandbox. The file name is kept: a venv's ``python`` is itself a
-    link to the base interpreter, and following it would leave the venv."""
-    return os.path.join(os.path.realpath(os.path.dirname(sys.executable)), os.path.basename(sys.executable))
+    def hand_over(self) -> None:
+        """Before a call of the student's, its processes frozen: under the fallback as root, what
+        the checker made in the work and input folders since, the student's to use (owner.py)."""
+        if self.drop and self.folders:
+            work, inputs = self.folders
+            owner.hand_over(work, inputs, self.drop["uid"], self.drop["gid"], self.limits.work_files)
 
 
 def prepare(
@@ -252,6 +200,20 @@ def prepare(
     code_dir.mkdir(exist_ok=True)
     for name in SANDBOX_FILES:
         shutil.copy(GRADER / name, code_dir / Path(name).name)
+    namespaced = not bwrap_works()
+    drop = None
+    if drops_root(namespaced):
+        drop = {"uid": UNPRIVILEGED, "gid": UNPRIVILEGED}
+    notes = []
+    # in a checker with a mount namespace of its own: a file system of the work folder's size
+    who = (UNPRIVILEGED, UNPRIVILEGED) if drop else (os.geteuid(), os.getegid())
+    size, files = limits.work_bytes + WORK_FS_SLACK_BYTES, limits.work_files + WORK_FS_SLACK_FILES
+    if workfs.cap(workdir, size, files, *who):
+        notes.append(f"work folder: a file system of its own, {human_bytes(size)}, {files:,} files")
+    (workdir / "tmp").mkdir(exist_ok=True)
+    if drop:
+        owner.share(job_dir, workdir, inputs, code_dir, *who, limits.work_files)
+        drop["reach"] = reach(repository, code_dir, workdir, inputs)
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": str(workdir),
@@ -270,13 +232,13 @@ def prepare(
     for key in ("JAX_PLATFORMS", "XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "LD_LIBRARY_PATH"):
         if key in os.environ:
             env[key] = os.environ[key]
-    (workdir / "tmp").mkdir(exist_ok=True)
     # -I -S: no site hook runs in the student's Python either (under the fallback a .pth file would
     # run before its Landlock layer); its site-packages come from COURSE_SITE_PATHS, as plain folders
     python = [python_executable(), "-I", "-S", str(code_dir / "student_side.py")]
     cgroup = new_cgroup(limits)
-    if bwrap_works():
-        return Launch(python, env, cgroup, limits, namespaced=False)
+    folders = (workdir, inputs)
+    if not namespaced:
+        return Launch(python, env, cgroup, limits, namespaced=False, notes=notes, drop=drop, folders=folders)
     argv = [
         shutil.which("bwrap"),
         "--unshare-all",
@@ -332,4 +294,4 @@ def prepare(
     ]
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    return Launch(argv + ["--"] + python, env, cgroup, limits, namespaced=True)
+    return Launch(argv + ["--"] + python, env, cgroup, limits, namespaced=True, notes=notes, folders=folders)

@@ -1,7 +1,9 @@
 """The student's work folder on the host: how much it holds, and removing it safely.
 
 The student's process writes only there (its private /tmp is a small tmpfs), so that folder is
-where it could fill the grader's disk or inodes. ``over_limit`` measures it (files, bytes, depth)
+where it could fill the grader's disk or inodes: where the checker can make one, it is a
+size-capped file system of its own (workfs.py), and this module's watch is the second line; where
+it cannot, the watch is the line. ``over_limit`` measures it (files, bytes, depth)
 without recursion and stops counting at the limit, so a flood costs a bounded walk; the checker
 calls it after every test and, while a call runs, twice a second (``remote.Student.watch``).
 ``remove_tree`` uses ``rm -rf``, which removes a tree of any depth (Python's recursive walkers
@@ -151,7 +153,8 @@ _ORPHANS_SWEPT: list[bool] = []  # once per process
 def new_job_dir() -> Path:
     """A notebook's own folder (the checker's home, the student's work folder), mode 0700: what
     the student writes is the grader's user's on the host (its user namespace maps to that user),
-    a setuid bit included, so no other user of the machine may reach it. The worker holds a lock
+    a setuid bit included, so no other user of the machine may reach it (under the fallback as
+    root, the student is uid 65534, and only its group may pass through: owner.share). The worker holds a lock
     on it (``.lock``, flock) until ``release_job_dir``: a worker killed mid-notebook (a Dask worker
     lost, Ctrl-C) loses its lock with its life, and the next worker on this machine removes the
     folder it left (``remove_orphans``)."""
