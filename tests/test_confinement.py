@@ -7,6 +7,9 @@
   before its first line of lesson code).
 - Under the fallback (no bubblewrap), Landlock grants only the device files a process needs, never
   /dev/shm nor other processes' /proc; the checker and the student get an allowlisted environment.
+- Under the fallback no student code runs as root or with a capability (a root grader switches it
+  to uid 65534: launcher.py), no device file can be made in the work folder, and of /etc only the
+  files Python and JAX read are readable (issue 50).
 """
 
 import os
