@@ -52,12 +52,22 @@ WARM = ("numpy", "ml_dtypes", "jax", "jax.numpy", "autograder.grader.checker.mai
 
 
 def site_of_worker() -> str:
-    """What ``site`` gave this worker, for a ``python -I -S`` (JSON): its sys.path (the course
-    package first, then every folder it imports from: its site-packages and the folders their
-    ``.pth`` files added here, never the current folder; no ``.pth`` file runs again to find them)
-    and its prefixes (a virtual environment's, which ``site`` sets: launch.py binds and the student's
+    """What ``site`` gave this worker, for a ``python -I -S`` (JSON): its sys.path from the standard
+    library on (the course package first, then the standard library, the site-packages and the
+    folders their ``.pth`` files added here; never the current folder, the script's or PYTHONPATH's,
+    which come before it and which ``-I`` leaves out; no ``.pth`` file runs again to find them) and
+    its prefixes (a virtual environment's, which ``site`` sets: launch.py binds and the student's
     Landlock layer reads the installation from them)."""
-    paths = [PACKAGE_ROOT] + [p for p in sys.path if p and os.path.isabs(p) and p != PACKAGE_ROOT]
+    stdlib = os.path.dirname(os.__file__)
+    first = next(
+        (
+            i
+            for i, p in enumerate(sys.path)
+            if p == stdlib or (p.endswith(".zip") and os.path.dirname(p) == os.path.dirname(stdlib))
+        ),
+        0,
+    )
+    paths = [PACKAGE_ROOT] + [p for p in sys.path[first:] if p and os.path.isabs(p) and p != os.getcwd()]
     return json.dumps({"path": list(dict.fromkeys(paths)), "prefix": sys.prefix, "exec_prefix": sys.exec_prefix})
 
 
