@@ -174,6 +174,104 @@ def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path 
     return results
 
 
+def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
+    """Every known answer of a lesson: the library's wrong answers (solutions/NN/mistakes.py) and
+    other people's correct ones (tests/alternatives/NN.py), each {kind, key, function, source}."""
+    import ast
+
+    from .mistakes import load
+
+    found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
+    path = root / "tests" / "alternatives" / f"{lesson}.py"
+    if path.is_file():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ALTERNATIVES"]:
+                for i, alt in enumerate(ast.literal_eval(node.value)):
+                    key = f"{lesson}:{alt['function']}:alternative-{i}"
+                    found.append(
+                        {"kind": "alternative", "key": key, "function": alt["function"], "source": alt["source"]}
+                    )
+    return found
+
+
+def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) -> list[dict]:
+    """Each known answer (``candidates``) swapped into the finished solution run, then its
+    exercise's own visible and hidden test cells run again: the per-check outcome ("passed" or
+    "failed"), which the same command gives on the chip and under the emulation on a CPU
+    (docs/HARDWARE.md, "Verdicts on the chip and under the emulation")."""
+    nb_cells = read_notebook(run.path)["cells"]
+    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
+    results = []
+    for cand in candidates(lesson, root):
+        own = [f"test_{cand['function']}_visible", f"test_{cand['function']}_hidden"]
+        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
+        start = time.perf_counter()
+        ran = swapped(run, cand["source"], tests, CELL_TIMEOUT)
+        results.append(
+            {
+                "key": cand["key"],
+                "kind": cand["kind"],
+                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
+                "checks": {r.grade_id: "failed" if r.ename else "passed" for r in ran[1:]},
+                "errors": {r.grade_id: f"{r.ename}: {r.evalue[:300]}" for r in ran[1:] if r.ename},
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+        if echo:
+            echo(f"  {cand['key']}: {results[-1]['checks']} {results[-1]['seconds']} s")
+    return results
+
+
+def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> int:
+    """Every solution notebook of ``names`` (default: all), then every known answer's per-check
+    outcomes (``check_outcomes``): OUT/outcomes.json, rewritten after every lesson."""
+    from .golden import environment
+
+    out.mkdir(parents=True, exist_ok=True)
+    report = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "environment": environment(),
+        "emulated": os.environ.get("COURSE_EMULATED_PRECISION", ""),
+        "xla_flags": os.environ.get("XLA_FLAGS", ""),
+        "solutions": {},
+        "outcomes": {},
+    }
+    for name in names or lessons(root):
+        start = time.perf_counter()
+        nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
+        report["solutions"][name] = solution_result(nb_run)
+        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=lambda line: print(line, flush=True))
+        print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
+        (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def record_trace(out: Path, steps: int = 2) -> dict:
+    """A small warmed XProf trace of this backend (a jitted 256x256 bf16 matmul, ``steps`` steps,
+    each a StepTraceAnnotation "train"), its newest xplane file copied to
+    OUT/<backend>_trace.xplane.pb: lesson 04 carries one from a TPU so that a student on a CPU can
+    try the device planes of their code."""
+    import shutil
+    import tempfile
+
+    import jax
+    import jax.numpy as jnp
+
+    step = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16) * 0.5)
+    x = jnp.ones((256, 256), jnp.bfloat16)
+    jax.block_until_ready(step(x))
+    with tempfile.TemporaryDirectory() as tmp:
+        with jax.profiler.trace(tmp):
+            for i in range(steps):
+                with jax.profiler.StepTraceAnnotation("train", step_num=i):
+                    x = jax.block_until_ready(step(x))
+        newest = max(Path(tmp).rglob("*.xplane.pb"), key=lambda p: p.stat().st_mtime)
+        out.mkdir(parents=True, exist_ok=True)
+        target = out / f"{jax.default_backend()}_trace.xplane.pb"
+        shutil.copyfile(newest, target)
+    return {"file": str(target), "bytes": target.stat().st_size, "device_kind": jax.devices()[0].device_kind}
+
+
 def _status(res: dict) -> str:
     if res["ok"]:
         if "stub_errors" not in res:
@@ -310,6 +408,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--isolate", action="store_true", help="each notebook in a fresh subprocess, one at a time")
     g = sub.add_parser("golden", help="write OUT/tpu_golden.npz and .json: the device's outputs on seeded inputs")
     g.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    c = sub.add_parser("casts", help="write OUT/tpu_casts.{npz,json}: what the device computes from casts inside jit")
+    c.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    v = sub.add_parser("outcomes", help="write OUT/outcomes.json: every known answer's per-check outcomes")
+    v.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
+    t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
     o.add_argument("kind", choices=("student", "solution"))
     o.add_argument("path", type=Path)
@@ -322,6 +427,20 @@ def main(argv: list[str] | None = None) -> int:
 
         meta = write(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
+        return 0
+    if args.command == "casts":
+        from .cast_patterns import write as write_casts
+
+        meta = write_casts(args.out)
+        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
+        return 0
+    if args.command == "outcomes":
+        wanted = [x for x in args.lessons.split(",") if x]
+        pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
+        names = [n for w in wanted for n in pick(w)] if wanted else lessons()
+        return outcomes(args.out, names=names)
+    if args.command == "trace":
+        print(json.dumps(record_trace(args.out), indent=1))
         return 0
     if args.command == "one":
         import jax
