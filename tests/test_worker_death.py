@@ -148,6 +148,16 @@ def test_ctrl_c_to_the_parent_alone_stops_the_workers_mid_notebook():
     assert not workers_left(), "the worker grading 'slow' was stopped, not waited for"
 
 
+def test_a_failure_to_record_stops_the_pool_with_no_worker_left_behind():
+    def record(job, outcome):
+        raise OSError("the journal's disk is full")
+
+    todo = [{"student": s, "kind": k} for s, k in (("a", "ok"), ("slow", "sleeps"), ("later", "ok"))]
+    with pytest.raises(OSError, match="disk is full"):
+        pool_grade(todo, 2, "", record, task=stand_in)
+    assert not workers_left()
+
+
 # -- whole class runs through the command line (slow) ----------------------------------------------
 
 LESSON = "01_number_formats"  # the quickest lesson to grade (13 points)

@@ -225,6 +225,7 @@ def _pool_run(todo, jobs, folder, record, adopt, stop: Interrupts, cap: int, tas
     queue = collections.deque(todo)
     workers: list[_Worker] = []
     failures, why = 0, ""  # workers in a row that ended before they took a job
+    finished = False
     try:
         while queue or any(w.job is not None for w in workers):
             wanted = min(jobs, len(queue) + sum(w.job is not None for w in workers))
@@ -252,11 +253,12 @@ def _pool_run(todo, jobs, folder, record, adopt, stop: Interrupts, cap: int, tas
                 reason = WorkerDied(f"not graded: {failures} grading workers in a row could not start ({why})")
                 while queue:
                     record(queue.popleft(), reason)
+        finished = True
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
-        _end(workers, interrupt=True)
         raise
-    _end(workers, interrupt=False)
+    finally:  # interrupted, or ``record`` failed: no worker grades on, none is left behind
+        _end(workers, interrupt=not finished)
 
 
 def _hear(w: _Worker, cap: int) -> tuple[dict | None, object, bool]:
