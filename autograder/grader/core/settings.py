@@ -39,6 +39,21 @@ FORGED_NAMES = 20  # forged names a row's record keeps, each cut to 60 character
 STUDENT_LOG_LINES = 200  # lines of the student process's stderr the checker keeps (remote.py)
 LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checker/main.py)
 SHOWN_OUTPUT_CHARS = 2000  # of a failed visible check's printed lines on its feedback page (verdict.py)
+# -- A class run's worker processes (classroom/pool.py, classroom/distribute.py).
+# Each worker's own memory cap: address space (RLIMIT_AS, the soft limit; a checker its zygote forks
+# sets its own, checker_memory_bytes, and the student's process its own, Limits.memory_bytes). An honest
+# worker never comes near it. Measured grading the example class (every lesson, 24 rows, diagnosis on;
+# benchmarks/bench_worker_memory.py): --jobs 2 workers VmPeak 0.18 GiB (VmHWM 0.07 GiB), their zygotes,
+# which inherit the cap, VmPeak 0.41 GiB (VmHWM 0.18 GiB); --scheduler local:2 workers VmPeak 0.49 GiB
+# (VmHWM 0.10 GiB); an honest lesson 01 notebook of 44 MiB (a large figure in its outputs; submissions
+# stop at MAX_NOTEBOOK_BYTES) VmPeak 0.35 GiB: 2 GiB is 4x the largest. A notebook that makes its worker
+# allocate past it is a grader fault, that notebook's alone (classroom/pool.py).
+WORKER_MEMORY_BYTES = 2 * GiB
+WORKER_START_FAILURES = 3  # workers in a row that end before taking a notebook: the pool gives up (pool.py)
+WORKER_STOP_GRACE = 10.0  # seconds a stopped or interrupted worker has to end before it is killed
+# for the tests only: a worker about to grade the student this variable of the grader's environment
+# names kills itself (SIGKILL); no student's process sees the grader's environment (spawn.checker_env)
+WORKER_DIES_ENV = "COURSE_TEST_WORKER_DIES"
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (distribute.py)
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
 # freezing a student's processes by SIGSTOP (no cgroup v2 freezer): at most this long for every
