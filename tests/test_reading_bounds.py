@@ -222,13 +222,14 @@ def test_a_plan_parses_each_student_cell_once_and_notes_what_does_not_parse(monk
     answers = [c for c in nb["cells"] if grade_id(c).startswith("answer_")]
     answers[0]["source"] = "-" * 100_000 + "1"
     answers[1]["source"] = "x = " + "a + " * 500 + "a"
-    nb["cells"].insert(3, code("def helper():\n    return 2\n") | {"id": ["not", "an", "id"]})
+    helper = code("def helper():\n    return 2\n") | {"id": ["not", "an", "id"]}
+    nb["cells"][3:3] = [helper, helper]  # the same source twice: parsed once
     parsed = []
     real = plan_module.parse_cell
     monkeypatch.setattr(plan_module, "parse_cell", lambda src: parsed.append(src) or real(src))
     source, release, committed = grading_lesson(LESSON, mistakes=False).notebooks()
     plan = build_plan(source, release, parse_notebook(json.dumps(nb).encode()), committed)
-    assert len(parsed) == len(set(parsed)) == 5, "four answers and the added cell, each parsed once"
+    assert len(parsed) == len(set(parsed)) == 5, "four answers and the added cells' one source, each parsed once"
     assert [n.split(" (")[0] for n in plan.notes if "does not parse" in n] == [
         f"{grade_id(answers[0])} does not parse",
         f"{grade_id(answers[1])} does not parse",
