@@ -74,6 +74,7 @@ def inputs() -> dict:
         "IPython's largest (8 magics, 16 Ki)": _with_code([magic] * 4),
         "1,000,000 values of {} (the most read)": _with_metadata("[" + ",".join(["{}"] * 499_000) + "]"),
         "50 MiB of {} (refused unparsed)": _with_metadata("[" + "{}," * (50 * 2**20 // 3 - 20_000) + "0]"),
+        '50 MiB of "" (json_shape\'s slowest)': _with_metadata("[" + '"",' * (50 * 2**20 // 3 - 20_000) + "0]"),
         "nested 1,000,000 deep": _with_metadata("[" * 10**6 + "]" * 10**6),
         "a 48 MiB string (the largest read)": _with_metadata(json.dumps("\U0001f600" + "a" * (48 * 2**20))),
     }

@@ -9,8 +9,8 @@ file took the grader's parent down, issue 50). In order, each step bounded befor
 
 1. bytes: at most MAX_NOTEBOOK_BYTES;
 2. the JSON's nesting (MAX_JSON_DEPTH) and its number of values and keys (MAX_JSON_ITEMS), counted
-   on the bytes by ``json_shape`` in linear time, with bytes operations only (no Python loop per
-   byte);
+   on the bytes by ``json_shape`` in linear time, with bytes and NumPy operations (no Python loop
+   per byte);
 3. UTF-8 (a byte-order mark is skipped), then ``json.loads``: linear, and past step 2 it builds at
    most MAX_JSON_ITEMS objects and never recurses deeper than MAX_JSON_DEPTH;
 4. the notebook's shape: an object with a list of cells (at most MAX_CELLS), each source text or a
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -46,36 +45,33 @@ from ..core.settings import (
     MAX_OUTPUTS,
 )
 
-_STRING = re.compile(rb'"[^"]*"')  # once escaped quotes are gone, a JSON string has no quote inside
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-
 
 def json_shape(raw: bytes) -> tuple[int, int]:
     """(deepest nesting of arrays and objects, values and keys at most) of the JSON text ``raw``,
     counted on its bytes in time and memory linear in its size, before any parse.
 
-    Strings are taken out first: escaped backslashes, then escaped quotes, then every ``"..."`` (what
-    is left of a string has no quote inside), so that brackets, commas and colons in them do not
-    count. Every value or key but the first follows a ``[``, ``{``, ``,`` or ``:``: their number
-    plus one bounds the values and keys (exactly, but for one more an empty array or object).
-    Nesting is the running count of opening less closing brackets, summed in slices of a million.
-    Text that is not JSON gets numbers too: a parser stops at its first error, and up to there it
-    reads what was counted here."""
-    text = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
-    skeleton = _STRING.sub(b"", text)
-    del text
-    if b'"' in skeleton:  # a string that never ends: no parser reads past its start
-        skeleton = skeleton[: skeleton.index(b'"')]
-    opening = skeleton.count(b"[") + skeleton.count(b"{")
-    items = 1 + opening + skeleton.count(b",") + skeleton.count(b":")
-    brackets = np.frombuffer(skeleton.translate(None, _NOT_BRACKETS), dtype=np.uint8)
-    del skeleton
-    depth = deepest = 0
-    for start in range(0, len(brackets), 2**20):
-        part = brackets[start : start + 2**20]
-        running = np.cumsum(np.where((part == ord("[")) | (part == ord("{")), 1, -1)) + depth
+    Escaped backslashes, then escaped quotes are taken out (what is left of a string has no quote
+    inside); then, in slices of a million bytes with NumPy (no Python loop per byte), a byte lies
+    in a string where an odd number of quotes comes before it, and only the brackets, commas and
+    colons outside strings count. Every value or key but the first follows a ``[``, ``{``, ``,``
+    or ``:``: their number plus one bounds the values and keys (exactly, but for one more an empty
+    array or object). Nesting is the running count of opening less closing brackets. Text that is
+    not JSON gets numbers too: a parser stops at its first error (a string that never ends is one
+    to the end), and up to there it reads what was counted here."""
+    text = np.frombuffer(raw.replace(b"\\\\", b"").replace(b'\\"', b""), dtype=np.uint8)
+    parity = depth = deepest = items = 0
+    for start in range(0, len(text), 2**20):
+        part = text[start : start + 2**20]
+        quote = part == ord('"')
+        outside = (np.cumsum(quote) + parity) % 2 == 0
+        parity = (parity + int(np.count_nonzero(quote))) % 2
+        opening = outside & ((part == ord("[")) | (part == ord("{")))
+        closing = outside & ((part == ord("]")) | (part == ord("}")))
+        separators = outside & ((part == ord(",")) | (part == ord(":")))
+        items += int(np.count_nonzero(opening)) + int(np.count_nonzero(separators))
+        running = np.cumsum(opening.astype(np.int64) - closing) + depth
         deepest, depth = max(deepest, int(running.max())), int(running[-1])
-    return deepest, items
+    return deepest, items + 1
 
 
 def parse_notebook(raw: bytes) -> NotebookNode:
