@@ -85,3 +85,22 @@ def test_a_students_many_copies_of_one_lesson_are_named_in_a_short_note(tmp_path
     (note,) = taken.row_notes[("ada", LESSON)]
     assert note.startswith(f"30 notebooks of {LESSON}: graded ") and note.endswith(" and 19 more"), note
     assert note.count(".ipynb") == 1 + settings.NAMED_IN_A_NOTE
+
+
+def test_what_the_checker_keeps_of_the_students_words_is_capped():
+    """An exception's message (its first line, 500 characters), a test's printed output
+    (``max_output_chars``) and the ready message's names (READY_NAMES read, each forged one cut to
+    60 characters): what a record carries of the student's process whatever it sent."""
+    from autograder.grader.checker.main import CappedText
+    from autograder.grader.checker.names import contract_names
+    from autograder.grader.core.faults import first_line
+
+    assert first_line(ValueError("x" * 10**6 + "\nsecond line")) == "x" * 500
+    out = CappedText(20)
+    for _ in range(1000):
+        out.write("0123456789" * 1000)
+    assert out.getvalue() == "01234567890123456789"
+    defined = ["f"] + ["g" * 10**5] * (settings.READY_NAMES + 5) + [[["deep"] * 10**5]]
+    names, forged = contract_names(defined, ["f"])
+    assert names == ["f"] and len(forged) == settings.READY_NAMES and forged[-1] == "7 names more"
+    assert max(map(len, forged)) == 60
