@@ -37,7 +37,8 @@ import sys
 import time
 from pathlib import Path
 
-from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from .cellrunner import NotebookRun, run_notebook
+from .chip.outcomes import device_only_mutants
 from .notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
@@ -138,140 +139,6 @@ def solution_result(run: NotebookRun) -> dict:
     return {"ok": not errors and not any(c.skipped for c in run.cells), "errors": errors, **_summary(run)}
 
 
-def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path = ROOT) -> list[dict]:
-    """Each wrong answer marked ``"only_under"``, swapped into the finished solution run (its
-    namespace), then the exercise's own visible and hidden test cells run again; the namespace is
-    put back after each. Caught: its hidden test failed."""
-    from .mistakes import load
-
-    mutants = [m for m in load(lesson, root) if m.only_under]
-    if not mutants:
-        return []
-    nb_cells = read_notebook(run.path)["cells"]
-    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
-    results = []
-    for m in mutants:
-        own = [f"test_{m.function}_visible", f"test_{m.function}_hidden"]
-        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
-        start = time.perf_counter()
-        ran = swapped(run, m.source, tests, CELL_TIMEOUT)
-        failed = [r for r in ran[1:] if r.ename]
-        results.append(
-            {
-                "key": m.key,
-                "function": m.function,
-                "why": m.why,
-                "only_under": m.only_under,
-                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
-                "failed_tests": [r.grade_id for r in failed],
-                "errors": [f"{r.grade_id}: {r.ename}: {r.evalue[:200]} ({r.line})" for r in failed],
-                "caught": f"test_{m.function}_hidden" in [r.grade_id for r in failed] and not ran[0].ename,
-                "must_be_caught": m.only_under == backend,
-                "hidden_test_found": f"test_{m.function}_hidden" in by_id,
-                "seconds": round(time.perf_counter() - start, 1),
-            }
-        )
-    return results
-
-
-def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
-    """Every known answer of a lesson: the library's wrong answers (solutions/NN/mistakes.py) and
-    other people's correct ones (tests/alternatives/NN.py), each {kind, key, function, source}."""
-    import ast
-
-    from .mistakes import load
-
-    found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
-    path = root / "tests" / "alternatives" / f"{lesson}.py"
-    if path.is_file():
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ALTERNATIVES"]:
-                for i, alt in enumerate(ast.literal_eval(node.value)):
-                    key = f"{lesson}:{alt['function']}:alternative-{i}"
-                    found.append(
-                        {"kind": "alternative", "key": key, "function": alt["function"], "source": alt["source"]}
-                    )
-    return found
-
-
-def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) -> list[dict]:
-    """Each known answer (``candidates``) swapped into the finished solution run, then its
-    exercise's own visible and hidden test cells run again: the per-check outcome ("passed" or
-    "failed"), which the same command gives on the chip and under the emulation on a CPU
-    (docs/HARDWARE.md, "Verdicts on the chip and under the emulation")."""
-    nb_cells = read_notebook(run.path)["cells"]
-    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
-    results = []
-    for cand in candidates(lesson, root):
-        own = [f"test_{cand['function']}_visible", f"test_{cand['function']}_hidden"]
-        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
-        start = time.perf_counter()
-        ran = swapped(run, cand["source"], tests, CELL_TIMEOUT)
-        results.append(
-            {
-                "key": cand["key"],
-                "kind": cand["kind"],
-                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
-                "checks": {r.grade_id: "failed" if r.ename else "passed" for r in ran[1:]},
-                "errors": {r.grade_id: f"{r.ename}: {r.evalue[:300]}" for r in ran[1:] if r.ename},
-                "seconds": round(time.perf_counter() - start, 1),
-            }
-        )
-        if echo:
-            echo(f"  {cand['key']}: {results[-1]['checks']} {results[-1]['seconds']} s")
-    return results
-
-
-def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> int:
-    """Every solution notebook of ``names`` (default: all), then every known answer's per-check
-    outcomes (``check_outcomes``): OUT/outcomes.json, rewritten after every lesson."""
-    from .golden import environment
-
-    out.mkdir(parents=True, exist_ok=True)
-    report = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "environment": environment(),
-        "emulated": os.environ.get("COURSE_EMULATED_PRECISION", ""),
-        "xla_flags": os.environ.get("XLA_FLAGS", ""),
-        "solutions": {},
-        "outcomes": {},
-    }
-    for name in names or lessons(root):
-        start = time.perf_counter()
-        nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
-        report["solutions"][name] = solution_result(nb_run)
-        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=lambda line: print(line, flush=True))
-        print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
-        (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
-    return 0
-
-
-def record_trace(out: Path, steps: int = 2) -> dict:
-    """A small warmed XProf trace of this backend (a jitted 256x256 bf16 matmul, ``steps`` steps,
-    each a StepTraceAnnotation "train"), its newest xplane file copied to
-    OUT/<backend>_trace.xplane.pb: lesson 04 carries one from a TPU so that a student on a CPU can
-    try the device planes of their code."""
-    import shutil
-    import tempfile
-
-    import jax
-    import jax.numpy as jnp
-
-    step = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16) * 0.5)
-    x = jnp.ones((256, 256), jnp.bfloat16)
-    jax.block_until_ready(step(x))
-    with tempfile.TemporaryDirectory() as tmp:
-        with jax.profiler.trace(tmp):
-            for i in range(steps):
-                with jax.profiler.StepTraceAnnotation("train", step_num=i):
-                    x = jax.block_until_ready(step(x))
-        newest = max(Path(tmp).rglob("*.xplane.pb"), key=lambda p: p.stat().st_mtime)
-        out.mkdir(parents=True, exist_ok=True)
-        target = out / f"{jax.default_backend()}_trace.xplane.pb"
-        shutil.copyfile(newest, target)
-    return {"file": str(target), "bytes": target.stat().st_size, "device_kind": jax.devices()[0].device_kind}
-
-
 def _status(res: dict) -> str:
     if res["ok"]:
         if "stub_errors" not in res:
@@ -311,8 +178,11 @@ def markdown(report: dict) -> str:
             lines.append("")
     mutants = [(name, m) for name, ms in report["mutants"].items() for m in ms]
     if mutants:
-        lines += ["| wrong answer that only a device exposes | caught by its hidden test here |", "|---|---|"]
-        lines += [f"| {name}: {m['why']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants]
+        lines += ["| wrong answer that only one kind of device exposes | only under | caught by its hidden test here |"]
+        lines += ["|---|---|---|"]
+        lines += [
+            f"| {name}: {m['why']} | {m['only_under']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -392,7 +262,12 @@ def run(
     _write(out, report)
     print(markdown(report))
     failed = [n for key in ("student", "lessons") for n, r in report[key].items() if not r["ok"]]
-    missed = [m["why"] for ms in report["mutants"].values() for m in ms if m["must_be_caught"] and not m["caught"]]
+    missed = [
+        m["why"]
+        for ms in report["mutants"].values()
+        for m in ms
+        if (m["must_be_caught"] and not m["caught"]) or (m.get("must_pass") and m["caught"])
+    ]
     return 1 if failed or missed else 0
 
 
@@ -413,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("outcomes", help="write OUT/outcomes.json: every known answer's per-check outcomes")
     v.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    m = sub.add_parser("compare", help="the emulation's outcomes on this CPU beside a chip's record")
+    m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
+    m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
+    m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
     t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
@@ -429,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
         return 0
     if args.command == "casts":
-        from .cast_patterns import write as write_casts
+        from .chip.cast_record import write as write_casts
 
         meta = write_casts(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
@@ -438,8 +317,16 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [x for x in args.lessons.split(",") if x]
         pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
         names = [n for w in wanted for n in pick(w)] if wanted else lessons()
+        from .chip.outcomes import outcomes
+
         return outcomes(args.out, names=names)
+    if args.command == "compare":
+        from .chip.outcomes import compare_here
+
+        return compare_here(args.record, args.out, [x for x in args.lessons.split(",") if x])
     if args.command == "trace":
+        from .chip.outcomes import record_trace
+
         print(json.dumps(record_trace(args.out), indent=1))
         return 0
     if args.command == "one":

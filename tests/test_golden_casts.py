@@ -2,7 +2,7 @@
 
 tests/data/tpu/tpu_casts.{npz,json} were recorded on a TPU v5e (JAX 0.10.2, libtpu 0.0.42.1) by
 ``python -m autograder.hardware casts --out tests/data/tpu``: each pattern of
-autograder/cast_patterns.py (a cast round trip, arithmetic between casts, casts feeding matrix-matrix
+autograder/chip/cast_patterns.toml (a cast round trip, arithmetic between casts, casts feeding matrix-matrix
 and matrix-vector dots, reductions, loops, gradients, nested jits...) run inside ``jax.jit`` (and
 some eagerly) on seeded inputs, with the chip's outputs and the HLO its compiler made
 (tpu_casts_hlo.json.gz). Here every pattern runs again on this CPU under ``COURSE_EMULATE=tpu``, in
@@ -29,11 +29,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from autograder.cast_patterns import PATTERNS, load
+from autograder.chip.cast_patterns import PATTERNS
+from autograder.chip.cast_record import load
 from conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "tpu"
-TEXT = "autograder/emulate_precision.py (_chip_compiler's rules and docstring), docs/GRADING.md, lesson 05"
+TEXT = "autograder/chip/tpu_compiler.py (its rules and docstring), docs/GRADING.md, lesson 05"
 
 # Patterns whose result has a float32 sum (a dot, a reduction, a mean, a gradient of a dot)
 SUMS = ("jnp.dot", "jnp.matmul", "jnp.einsum", "jnp.sum", "jnp.mean", "jax.grad")
@@ -71,8 +72,9 @@ EVIDENCE = {
 RUN = """
 import json, os, sys
 import numpy as np
-exec(compile(open("autograder/emulate_precision.py").read(), "emulate_precision.py", "exec"))
-from autograder.cast_patterns import compute, load
+from autograder.chip.emulation import source
+exec(compile(source(), "emulation", "exec"))
+from autograder.chip.cast_record import compute, load
 arrays, _ = load("tests/data/tpu")
 data = {k[3:]: v for k, v in arrays.items() if k.startswith("in_") and not k.endswith(("_jit", "_eager"))}
 names = json.loads(sys.argv[2]) or None
