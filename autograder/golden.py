@@ -3,7 +3,7 @@
     python -m autograder.hardware golden --out DIR   # DIR/tpu_golden.npz and .json, DIR/tpu_matvec.npz and .json
 
 Run on a TPU, the file is what tests/test_golden.py holds the CPU emulation of TPU precision
-(autograder/emulate_precision.py) to: float32 dots at DEFAULT, HIGH and HIGHEST (inside and outside
+(autograder/chip/) to: float32 dots at DEFAULT, HIGH and HIGHEST (inside and outside
 jit), bf16-input dots with float32 and bfloat16 outputs, cast round trips eagerly and inside jit,
 ``jax.lax.reduce_precision`` inside jit, and dots fed by casts inside jit. Every input is stored
 beside the outputs (a few hundred KB in all, compressed), so nothing has to be regenerated; the

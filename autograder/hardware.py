@@ -37,7 +37,8 @@ import sys
 import time
 from pathlib import Path
 
-from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from .cellrunner import NotebookRun, run_notebook
+from .chip.outcomes import device_only_mutants
 from .notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
@@ -138,42 +139,6 @@ def solution_result(run: NotebookRun) -> dict:
     return {"ok": not errors and not any(c.skipped for c in run.cells), "errors": errors, **_summary(run)}
 
 
-def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path = ROOT) -> list[dict]:
-    """Each wrong answer marked ``"only_under"``, swapped into the finished solution run (its
-    namespace), then the exercise's own visible and hidden test cells run again; the namespace is
-    put back after each. Caught: its hidden test failed."""
-    from .mistakes import load
-
-    mutants = [m for m in load(lesson, root) if m.only_under]
-    if not mutants:
-        return []
-    nb_cells = read_notebook(run.path)["cells"]
-    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
-    results = []
-    for m in mutants:
-        own = [f"test_{m.function}_visible", f"test_{m.function}_hidden"]
-        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
-        start = time.perf_counter()
-        ran = swapped(run, m.source, tests, CELL_TIMEOUT)
-        failed = [r for r in ran[1:] if r.ename]
-        results.append(
-            {
-                "key": m.key,
-                "function": m.function,
-                "why": m.why,
-                "only_under": m.only_under,
-                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
-                "failed_tests": [r.grade_id for r in failed],
-                "errors": [f"{r.grade_id}: {r.ename}: {r.evalue[:200]} ({r.line})" for r in failed],
-                "caught": f"test_{m.function}_hidden" in [r.grade_id for r in failed] and not ran[0].ename,
-                "must_be_caught": m.only_under == backend,
-                "hidden_test_found": f"test_{m.function}_hidden" in by_id,
-                "seconds": round(time.perf_counter() - start, 1),
-            }
-        )
-    return results
-
-
 def _status(res: dict) -> str:
     if res["ok"]:
         if "stub_errors" not in res:
@@ -213,8 +178,11 @@ def markdown(report: dict) -> str:
             lines.append("")
     mutants = [(name, m) for name, ms in report["mutants"].items() for m in ms]
     if mutants:
-        lines += ["| wrong answer that only a device exposes | caught by its hidden test here |", "|---|---|"]
-        lines += [f"| {name}: {m['why']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants]
+        lines += ["| wrong answer that only one kind of device exposes | only under | caught by its hidden test here |"]
+        lines += ["|---|---|---|"]
+        lines += [
+            f"| {name}: {m['why']} | {m['only_under']} | {'yes' if m['caught'] else 'no'} |" for name, m in mutants
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -294,7 +262,12 @@ def run(
     _write(out, report)
     print(markdown(report))
     failed = [n for key in ("student", "lessons") for n, r in report[key].items() if not r["ok"]]
-    missed = [m["why"] for ms in report["mutants"].values() for m in ms if m["must_be_caught"] and not m["caught"]]
+    missed = [
+        m["why"]
+        for ms in report["mutants"].values()
+        for m in ms
+        if (m["must_be_caught"] and not m["caught"]) or (m.get("must_pass") and m["caught"])
+    ]
     return 1 if failed or missed else 0
 
 
@@ -310,6 +283,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--isolate", action="store_true", help="each notebook in a fresh subprocess, one at a time")
     g = sub.add_parser("golden", help="write OUT/tpu_golden.npz and .json: the device's outputs on seeded inputs")
     g.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    c = sub.add_parser("casts", help="write OUT/tpu_casts.{npz,json}: what the device computes from casts inside jit")
+    c.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    v = sub.add_parser("outcomes", help="write OUT/outcomes.json: every known answer's per-check outcomes")
+    v.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    m = sub.add_parser("compare", help="the emulation's outcomes on this CPU beside a chip's record")
+    m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
+    m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
+    m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
+    t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
     o.add_argument("kind", choices=("student", "solution"))
     o.add_argument("path", type=Path)
@@ -322,6 +306,28 @@ def main(argv: list[str] | None = None) -> int:
 
         meta = write(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
+        return 0
+    if args.command == "casts":
+        from .chip.cast_record import write as write_casts
+
+        meta = write_casts(args.out)
+        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
+        return 0
+    if args.command == "outcomes":
+        wanted = [x for x in args.lessons.split(",") if x]
+        pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
+        names = [n for w in wanted for n in pick(w)] if wanted else lessons()
+        from .chip.outcomes import outcomes
+
+        return outcomes(args.out, names=names)
+    if args.command == "compare":
+        from .chip.outcomes import compare_here
+
+        return compare_here(args.record, args.out, [x for x in args.lessons.split(",") if x])
+    if args.command == "trace":
+        from .chip.outcomes import record_trace
+
+        print(json.dumps(record_trace(args.out), indent=1))
         return 0
     if args.command == "one":
         import jax

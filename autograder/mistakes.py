@@ -5,11 +5,12 @@ file is data, never imported or run here). One entry is one plausible mistake a 
 one exercise function: its code (``source``, the whole wrong function), a stable ``id`` (unique
 within its function), a short student-facing ``name``, an ``explanation`` of the misconception (no
 solution code), the lesson ``section`` to re-read (a heading of the lesson's notebook), the
-author's technical note ``why``, and optional authoring flags: ``only_under`` (the wrong answer
-shows only under that device's precision, e.g. "tpu"), ``visible_fails`` (its visible test must
-catch it too) and ``chip_only`` (with ``only_under``: only the real device shows it, the CPU emulation
-does not model it, e.g. a cast round trip inside jit whose rounding a TPU drops; graded on the chip
-by autograder.hardware, never expected caught under emulation).
+author's technical note ``why``, and optional authoring flags: ``only_under`` ("tpu": the wrong
+answer shows only on a TPU, real or emulated, and plain CPU misses it, such as a DEFAULT-precision
+"exact" reference or a cast inside jit whose rounding the chip drops; "cpu": it shows only on a
+plain CPU, while a TPU, real or emulated, computes it right, such as int8 products accumulated in
+float32, which the chip's matrix unit sums in int32) and ``visible_fails`` (its visible test must
+catch it too).
 
 They are course content for instructors: the grader diagnoses failed checks against them, the
 test suite grades each one; the student release and ``publish`` carry none of them.
@@ -76,7 +77,8 @@ TIMERS: dict[str, dict] = _COURSE["TIMERS"]
 NUMBERS_BY_VALUE: dict[str, str] = _COURSE["NUMBERS_BY_VALUE"]
 PHRASES: dict[str, dict[str, list[str]]] = _COURSE["PHRASES"]
 REQUIRED = ("id", "function", "name", "explanation", "section", "why", "source")
-OPTIONAL = ("only_under", "visible_fails", "chip_only")
+OPTIONAL = ("only_under", "visible_fails")
+ONLY_UNDER = ("", "tpu", "cpu")  # only_under's values: "" where every backend shows the mistake
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,6 @@ class Mistake:
     source: str
     only_under: str = ""
     visible_fails: bool = False
-    chip_only: bool = False
 
     @property
     def key(self) -> str:
@@ -129,6 +130,8 @@ def parse(text: str, lesson: str) -> list[Mistake]:
         if unknown or missing:
             raise ValueError(f"{lesson}: mistake {i} ({entry.get('id')}): unknown {sorted(unknown)}, missing {missing}")
         m = Mistake(lesson=lesson, **entry)
+        if m.only_under not in ONLY_UNDER:
+            raise ValueError(f"{lesson}: mistake {m.id}: only_under is one of {ONLY_UNDER[1:]}, not {m.only_under!r}")
         if (m.function, m.id) in seen:
             raise ValueError(f"{lesson}: two mistakes of {m.function} have the id {m.id!r}")
         seen.add((m.function, m.id))

@@ -168,18 +168,3 @@ def lesson_title(name: str, root: Path = ROOT) -> str:
                 if line.startswith("# "):
                     return line[2:].strip()
     return name
-
-
-def lesson_of(notebook: Path) -> str | None:
-    """The lesson a learner's notebook belongs to: by its name, or, for a renamed copy ("Copy of
-    02_matmul_accumulation.ipynb", "mine.ipynb"), by its exercises' nbgrader ids."""
-    import nbformat
-
-    if notebook.stem in lessons():
-        return notebook.stem
-    try:
-        mine = answer_ids(nbformat.read(str(notebook), as_version=4))
-    except Exception:  # noqa: BLE001  not a notebook at all
-        return None
-    matches = match_lessons(mine, lesson_answer_ids())
-    return matches[0] if len(matches) == 1 else None

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from .grader.classroom.classrun import load_lessons
 from .grader.notebook.grade import grade_notebook
+from .grader.notebook.submissions import lesson_of, read_submission
 from .grader.classroom.studentview import student_view
 from .mistakes import sentence
-from .notebooks import ROOT, lesson_of, lessons
+from .notebooks import ROOT, lessons
 
 
 def check(notebook: Path, settings) -> int:
@@ -33,7 +34,7 @@ def check(notebook: Path, settings) -> int:
         print(f"{notebook.name}: checking it as {lesson} (recognised by its exercises)\n")
     with tempfile.TemporaryDirectory(prefix="check-") as work:
         data = load_lessons(ROOT, [lesson], Path(work) / "gradebook.db")[lesson]
-    r = grade_notebook("you", data, notebook.read_bytes(), settings, ROOT)
+    r = grade_notebook("you", data, read_submission(notebook), settings, ROOT)
     v = student_view(r)  # what the student's page says, and nothing else (grader/classroom/studentview.py)
     for c in v.checks:
         mark = "PASS" if c.passed else "FAIL"

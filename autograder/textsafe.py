@@ -43,8 +43,9 @@ def escape_controls(text: str, keep: str = "") -> str:
 def printable(text: str, limit: int = 300, keep: str = "\t\n") -> str:
     """``text`` for a terminal, a log line or a feedback note: controls escaped (but those in
     ``keep``: tabs and newlines unless told; ``keep=""`` makes it one line), at most ``limit``
-    characters."""
-    text = escape_controls(text, keep=keep)
+    characters. Its cost is the limit's, whatever the text's length: escaping only lengthens a
+    character and never looks at its neighbours, so the text is cut to ``limit + 1`` first."""
+    text = escape_controls(str(text)[: limit + 1], keep=keep)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

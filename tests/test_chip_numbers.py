@@ -87,7 +87,7 @@ QUOTES = [
     (LESSON02, "about 120x worse than the chip's HIGHEST", "120", "l02 HIGH / HIGHEST", 0.02),
     (LESSON02, "matrix-vector product was 3.9e-6", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
     (LESSON02, "this data: one column 3.9e-6 (float32)", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
-    (LESSON02, "was one bf16 pass (0.17:", "0.17", "two columns DEFAULT", "{:.2f}"),
+    (LESSON02, "was one bf16 pass (0.17, larger", "0.17", "two columns DEFAULT", "{:.2f}"),
     ("docs/COURSE.md", "DEFAULT error 3.9e-6 for x times one column", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
     ("docs/HARDWARE.md", "DEFAULT error 3.9e-6 for x times one column", "3.9e-6", "matvec DEFAULT", "{:.1e}"),
     ("docs/HARDWARE.md", "gives one bf16 pass's 0.17", "0.17", "two columns DEFAULT", "{:.2f}"),

@@ -1,6 +1,6 @@
 """Grading on a Dask cluster (``grade --scheduler``, autograder/grader/classroom/distribute.py): the same
 grades as ``--jobs 2``; a worker killed mid-notebook loses nothing; a notebook that kills every
-worker it meets is an ``error`` and the rest goes on; a scheduler that cannot be reached, or
+worker it meets is a named grader fault and the rest goes on; a scheduler that cannot be reached, or
 workers that would never take a notebook, are clear errors before any grading.
 
 Lesson 01 only (the quickest to grade) and a handful of students, so it stays fast on 2 cores.
@@ -21,6 +21,7 @@ import pytest
 
 from autograder.grader import Settings, grade
 from autograder.grader.classroom.distribute import SchedulerError, connect, run_on_cluster
+from autograder.grader.classroom.pool import WorkerDied
 from autograder.grader.core.settings import DASK_CONNECT_TIMEOUT as CONNECT_TIMEOUT
 from conftest import ROOT
 
@@ -131,7 +132,7 @@ def test_killing_a_worker_mid_notebook_loses_nothing(hostile_class, by_jobs, tmp
     assert sorted(journal) == ["ada", "bob"], "each notebook recorded once, the killed one included"
 
 
-def test_a_notebook_that_kills_every_worker_is_an_error_and_the_rest_goes_on():
+def test_a_notebook_that_kills_every_worker_is_a_grader_fault_and_the_rest_goes_on():
     def task(job):  # the stand-in for grading: one "submission" takes its worker down
         if job["student"] == "killer":
             os._exit(1)
@@ -146,8 +147,8 @@ def test_a_notebook_that_kills_every_worker_is_an_error_and_the_rest_goes_on():
         cluster.close()
     assert set(recorded) == {"a", "killer", "b", "c"}
     assert all(recorded[s]["student"] == s for s in ("a", "b", "c"))
-    assert isinstance(recorded["killer"], RuntimeError)
-    assert "every worker that graded this notebook died while grading it (3 workers" in str(recorded["killer"])
+    assert isinstance(recorded["killer"], WorkerDied)
+    assert "and so did every worker that graded it again, alone (6 workers in all" in str(recorded["killer"])
 
 
 def test_unreachable_scheduler_is_a_clear_error_in_seconds(tmp_path):

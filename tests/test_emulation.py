@@ -1,4 +1,4 @@
-"""Emulated TPU and GPU matmul precision (see autograder/emulate_precision.py): CPU CI then
+"""Emulated TPU and GPU matmul precision (see autograder/chip/emulate_precision.py): CPU CI then
 catches what only a TPU or GPU would show, such as the seed's DEFAULT-precision "fp32 reference"
 (on a TPU, an error of 0 and a division by zero). The emulation is on; every solution notebook
 passes under GPU precision (tests/test_figures.py, the same run that checks its figures) and under
@@ -14,7 +14,8 @@ from jupyter_client import KernelManager
 
 from autograder.lessoncheck import cell_errors, emulated_mutants, execute, grade_variants, load_mutants
 from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
-from conftest import LESSONS, ROOT
+from autograder.chip import emulation
+from conftest import LESSONS
 
 pytestmark = pytest.mark.slow
 MODES = ["tpu", "gpu"]
@@ -81,6 +82,26 @@ def test_wrong_answers_that_only_a_tpu_shows_pass_on_plain_cpu(lesson_name):
         assert f"test_{r.function}_hidden" not in r.failed_tests, "plain CPU catches it: not only_under"
 
 
+CPU_ONLY = [name for name in LESSONS if emulated_mutants(load_mutants(name), "cpu")]
+
+
+def test_the_int8_float32_accumulator_is_among_the_cpu_only_wrong_answers():
+    assert "03_int8_quantization" in CPU_ONLY
+
+
+@pytest.mark.parametrize("lesson_name", CPU_ONLY)
+def test_wrong_answers_that_only_a_cpu_shows_pass_as_on_a_tpu(lesson_name):
+    """Mutants marked "only_under": "cpu" (int8 products accumulated in float32: the chip's matrix
+    unit sums them in int32 whatever the output type, tests/data/tpu/tpu_casts.json mm_int8_f32out)
+    fail their hidden test on plain CPU and pass graded as on a TPU, as on the chip
+    (tests/data/tpu/tpu_outcomes.json)."""
+    mutants = emulated_mutants(load_mutants(lesson_name), "cpu")
+    for r in grade_variants(lesson_name, mutants, "none", solution_tests=False)[1]:
+        assert f"test_{r.function}_hidden" in r.failed_tests, (r.why, "plain CPU misses it: not a mistake there")
+    for r in grade_variants(lesson_name, mutants, "tpu", solution_tests=False)[1]:
+        assert f"test_{r.function}_hidden" not in r.failed_tests, (r.why, "caught as on a TPU: the chip computes it")
+
+
 # A JAX before 0.7.1, simulated on this one: dot_general reaches the original dot directly, so
 # jnp.dot, @ and lax.dot_general no longer go through the lax.dot that the emulation wraps.
 OLD_JAX = """
@@ -92,13 +113,22 @@ def _old_dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_elem
                       preferred_element_type=preferred_element_type, **kw)
 _l.dot_general = jax.lax.dot_general = _old_dot_general
 """
-EMULATION_FILE = ROOT / "autograder" / "emulate_precision.py"
+# A JAX whose jit no longer lowers through mlir.lower_jaxpr_to_module (where the TPU emulation
+# makes each program what the chip computes), simulated on this one: pxla keeps its own binding.
+OLD_LOWERING = """
+import types
+from jax._src.interpreters import mlir, pxla
+pxla.mlir = types.SimpleNamespace(**{k: getattr(mlir, k) for k in dir(mlir) if not k.startswith("__")})
+"""
+OLD = {"gpu": OLD_JAX, "tpu": OLD_LOWERING}
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_emulation_refuses_a_jax_it_cannot_wrap(mode, tmp_path):
-    """Never a silent no-op: a clear RuntimeError naming the routes that escape the wrapper."""
-    code = OLD_JAX + f"exec(open({str(EMULATION_FILE)!r}).read())\n"
+    """Never a silent no-op: a clear RuntimeError naming the routes that escape the emulation."""
+    script = tmp_path / "emulation.py"
+    script.write_text(emulation.source())
+    code = OLD[mode] + f"exec(open({str(script)!r}).read())\n"
     run = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
@@ -110,10 +140,10 @@ def test_emulation_refuses_a_jax_it_cannot_wrap(mode, tmp_path):
     print(run.stderr[-600:])
     assert run.returncode != 0
     assert f"RuntimeError: COURSE_EMULATE={mode}: cannot emulate" in run.stderr
-    assert "jax.numpy.dot" in run.stderr and "do not go through jax.lax.dot" in run.stderr
+    assert "jax.numpy.dot" in run.stderr and "do not reach the emulation" in run.stderr
     # and on the JAX it can wrap, the same code runs
     ok = subprocess.run(
-        [sys.executable, "-c", code.replace(OLD_JAX, "")],
+        [sys.executable, "-c", code.replace(OLD[mode], "")],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -128,7 +158,7 @@ def test_a_kernel_that_cannot_emulate_stops_instead_of_running_unemulated(tmp_pa
     before any cell runs: grading never goes on without the emulation it was asked for."""
     env = emulation_env(tmp_path, "tpu")
     startup = tmp_path / "ipython" / "profile_default" / "startup"
-    (startup / "00-a-old-jax.py").write_text(OLD_JAX)  # runs before 00-emulate-precision.py
+    (startup / "00-a-old-jax.py").write_text(OLD_LOWERING)  # runs before 00-emulate-precision.py
     km = KernelManager(kernel_name="python3")
     km.start_kernel(env={**os.environ, **env}, cwd=str(tmp_path))
     kc = km.client()
@@ -140,4 +170,4 @@ def test_a_kernel_that_cannot_emulate_stops_instead_of_running_unemulated(tmp_pa
     finally:
         kc.stop_channels()
         km.cleanup_resources()
-    assert "cannot emulate TPU matmul precision" in capfd.readouterr().err
+    assert "cannot emulate TPU precision" in capfd.readouterr().err

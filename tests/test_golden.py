@@ -1,4 +1,4 @@
-"""The CPU emulation of TPU precision (autograder/emulate_precision.py) held to a real chip's bits.
+"""The CPU emulation of TPU precision (autograder/chip/) held to a real chip's bits.
 
 tests/data/tpu/tpu_golden.{npz,json} were recorded on a TPU v5e (JAX 0.10.2, libtpu 0.0.42.1,
 2026-12-05) by ``python -m autograder.hardware golden --out tests/data/tpu``: seeded inputs and what
@@ -26,8 +26,8 @@ GOLDEN = ROOT / "tests" / "data" / "tpu"
 U = 2.0**-24  # float32 unit roundoff
 # Where a failure sends the maintainer (the claims these assertions hold up)
 MATMUL_TEXT = (
-    "autograder/emulate_precision.py (docstring and model), docs/GRADING.md and docs/HARDWARE.md "
-    "('Calibrated against the chip'), lesson 02's HIGH/HIGHEST text, docs/COURSE.md's matmul facts"
+    "autograder/chip/emulate_precision.py and tpu_compiler.py (docstrings and model), docs/GRADING.md and "
+    "docs/HARDWARE.md ('Calibrated against the chip'), lesson 02's HIGH/HIGHEST text, docs/COURSE.md's matmul facts"
 )
 CAST_TEXT = (
     "lesson 05's section on casts inside jit, lesson 02's bf16-output policy, docs/GRADING.md "
@@ -37,7 +37,8 @@ CAST_TEXT = (
 EMULATE = """
 import json, sys
 import numpy as np
-exec(compile(open("autograder/emulate_precision.py").read(), "emulate_precision.py", "exec"))
+from autograder.chip.emulation import source
+exec(compile(source(), "emulation", "exec"))
 import jax, jax.numpy as jnp
 from autograder.golden import DOTS, load
 arrays, _ = load("tests/data/tpu")
@@ -309,7 +310,8 @@ def test_the_metadata_names_every_array(golden):
 EMULATE_MATVEC = """
 import sys
 import numpy as np
-exec(compile(open("autograder/emulate_precision.py").read(), "emulate_precision.py", "exec"))
+from autograder.chip.emulation import source
+exec(compile(source(), "emulation", "exec"))
 import jax, jax.numpy as jnp
 from autograder.golden import MATVEC_SHAPES
 arrays = dict(np.load("tests/data/tpu/tpu_matvec.npz"))

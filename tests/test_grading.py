@@ -391,7 +391,7 @@ def test_command_line_grade_and_check(tmp_path):
 def test_check_recognises_a_renamed_copy(tmp_path):
     """Colab and browsers rename downloads ("Copy of ...", "... (1)"): `check` finds the lesson by the
     notebook's exercises; a notebook that is no lesson of the course is refused."""
-    from autograder.notebooks import lesson_of
+    from autograder.grader.notebook.submissions import lesson_of
 
     lesson = "03_int8_quantization"
     for name in (f"{lesson}.ipynb", f"Copy of {lesson} (1).ipynb", "mine.ipynb"):

@@ -14,9 +14,10 @@ import textwrap
 import pytest
 
 from autograder import cellrunner, hardware
+from autograder.chip import emulation
 from conftest import ROOT
 
-EMULATION = (ROOT / "autograder" / "emulate_precision.py").read_text()
+EMULATION = emulation.source()
 JUPYTER = ("nbformat", "nbclient", "ipykernel", "jupyter_client", "nbgrader", "IPython", "traitlets", "zmq")
 
 
@@ -153,7 +154,7 @@ def test_run_reports_student_and_solution_notebooks_and_device_only_mistakes(tmp
         "| 01_good | passed |" in table
         and "| 02_bad | FAILED: test_double_hidden: AssertionError: double(3) |" in table
     )
-    assert "| 01_good: right everywhere: its hidden test cannot catch it | no |" in table
+    assert "| 01_good: right everywhere: its hidden test cannot catch it | cpu | no |" in table
     assert "DEFAULT behaves as exact" in table
 
 

@@ -24,6 +24,7 @@ from autograder.lessoncheck import (
     load_alternatives,
     load_candidates,
     load_mutants,
+    tpu_mutants,
 )
 from autograder.mistakes import NOT_DIAGNOSED
 from autograder.notebooks import cell_grade_id
@@ -85,9 +86,9 @@ def graded_candidates(tmp_path_factory):
 
     def run(lesson):
         if lesson not in cache:
-            # chip-only mistakes (the emulation does not model them) are graded on a real TPU by
-            # autograder.hardware; tests/test_emulation.py checks that plain CPU misses them
-            mutants = [m for m in load_mutants(lesson) if not m.get("chip_only")]
+            # mistakes only a plain CPU shows ("only_under": "cpu") a TPU computes right:
+            # tests/test_emulation.py grades those on plain CPU and as on a TPU
+            mutants = tpu_mutants(load_mutants(lesson))
             alternatives, heldout = load_alternatives(lesson), load_heldout(lesson)
             assert mutants, f"solutions/{lesson}/mistakes.py lists no wrong answers"
             assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"

@@ -29,12 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import notebooks
 from ..grader.classroom import canary
 from ..grader.sandbox import launch as sandbox, reaper
 from ..grader.classroom.classrun import load_lessons
 from ..grader.core.model import Status
 from ..grader.notebook.grade import grade_notebook
+from ..grader.notebook.submissions import lesson_of, read_submission
 from ..grader.core.settings import MAX_NOTEBOOK_BYTES, Limits, Settings
 from ..textsafe import printable
 from .results import no_notebook_json, results_json
@@ -77,7 +77,7 @@ def find_notebook(submission: Path, lesson: str) -> tuple[Path | None, str]:
         return None, "no .ipynb file in your upload: upload the lesson's notebook"
     if len(found) == 1 and found[0].stat().st_size > MAX_NOTEBOOK_BYTES:
         return found[0], ""  # graded as what it is: unreadable (over the cap), status error
-    ours = [p for p in found if p.stat().st_size <= MAX_NOTEBOOK_BYTES and notebooks.lesson_of(p) == lesson]
+    ours = [p for p in found if p.stat().st_size <= MAX_NOTEBOOK_BYTES and lesson_of(p) == lesson]
     names = ", ".join(printable(p.name, 80, keep="") for p in found)
     if len(ours) == 1:
         return ours[0], "" if len(found) == 1 else f"graded {printable(ours[0].name, 80, keep='')} of {names}"
@@ -154,8 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         write_results(results_dir, no_notebook_json(lesson, note, data.max_score(), layers, time.monotonic() - t0))
         print(f"missing: {note}")
         return 0
-    with open(path, "rb") as f:  # past the cap, grade_notebook calls it unreadable
-        submission = f.read(MAX_NOTEBOOK_BYTES + 1)
+    submission = read_submission(path)  # past the cap, grade_notebook calls it unreadable
     r = grade_notebook(student_key(root), data, submission, settings, source)
     if not end_descendants():  # before results.json: nothing a submission started runs after it
         return fail(results_dir, "a process the grading started could not be ended")

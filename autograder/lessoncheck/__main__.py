@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 
 from ..notebooks import student_version
-from .candidates import emulated_mutants, load_alternatives, load_candidates, load_mutants
+from .candidates import emulated_mutants, load_alternatives, load_candidates, load_mutants, tpu_mutants
 from .kernels import cell_errors, disallowed_student_errors, execute
 from .sweep import sweep
 from .variants import grade_variants
@@ -38,7 +38,7 @@ def check(path: Path) -> int:
     )
     ok &= not bad
 
-    mutants = [m for m in load_mutants(lesson) if not m.get("chip_only")]  # those only a real chip shows
+    mutants = tpu_mutants(load_mutants(lesson))  # those a TPU catches (the grader grades as one)
     alternatives = load_alternatives(lesson)
     t0 = time.perf_counter()
     records, results = grade_variants(lesson, mutants, "tpu", alternatives)  # as the grader grades
@@ -58,6 +58,15 @@ def check(path: Path) -> int:
     for r in grade_variants(lesson, tpu_only, "none", solution_tests=False)[1] if tpu_only else []:
         caught = r.own_hidden_failed
         print(f"  {'FAIL' if caught else 'ok  '} TPU-only mutant passes on plain CPU: {r.why}")
+        ok &= not caught
+    cpu_only = emulated_mutants(load_mutants(lesson), "cpu")
+    for r in grade_variants(lesson, cpu_only, "none", solution_tests=False)[1] if cpu_only else []:
+        caught = r.own_hidden_failed
+        print(f"  {'ok  ' if caught else 'FAIL'} CPU-only mutant caught on plain CPU: {r.why}")
+        ok &= caught
+    for r in grade_variants(lesson, cpu_only, "tpu", solution_tests=False)[1] if cpu_only else []:
+        caught = r.own_hidden_failed
+        print(f"  {'FAIL' if caught else 'ok  '} CPU-only mutant passes as on a TPU: {r.why}")
         ok &= not caught
     print(f"{len(mutants)} mutants, {len(alternatives)} alternatives in {time.perf_counter() - t0:.1f} s")
     return 0 if ok else 1

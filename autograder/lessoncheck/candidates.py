@@ -21,6 +21,12 @@ def cpu_mutants(mutants: list[dict]) -> list[dict]:
     return [m for m in mutants if not m.get("only_under")]
 
 
+def tpu_mutants(mutants: list[dict]) -> list[dict]:
+    """Wrong answers that a TPU, real or emulated (the grader's default), must catch: all but those
+    only a plain CPU shows ("only_under": "cpu")."""
+    return [m for m in mutants if m.get("only_under") != "cpu"]
+
+
 def emulated_mutants(mutants: list[dict], mode: str) -> list[dict]:
     """Wrong answers that only show under emulated device precision ("only_under": "tpu"): the
     classic being a DEFAULT-precision "exact" reference, exact on CPU, one bf16 pass on a TPU."""

@@ -3,9 +3,9 @@ matmul precision, and the errors a run shows."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from ..chip import emulation
 from ..notebooks import ROOT
 from ..notebooks import cell_errors as notebook_errors
 from ..notebooks import disallowed_student_errors as stub_only
@@ -35,9 +35,9 @@ def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
 
 
 def emulation_env(folder: Path, mode: str) -> dict:
-    """Environment for a kernel that emulates TPU or GPU matmul precision (emulate_precision.py
-    as an IPython start-up file in ``folder``)."""
+    """Environment for a kernel that emulates a TPU's or a GPU's arithmetic (the emulation script,
+    autograder/chip/emulation.py, as an IPython start-up file in ``folder``)."""
     startup = Path(folder) / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
-    shutil.copy(Path(__file__).resolve().parent.parent / "emulate_precision.py", startup / "00-emulate-precision.py")
+    emulation.write_startup(startup)
     return {"IPYTHONDIR": str(Path(folder) / "ipython"), "COURSE_EMULATE": mode}

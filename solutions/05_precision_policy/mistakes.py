@@ -1125,16 +1125,15 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     return losses
 """,
     },
-    # ------------------------------------------ rounding by a cast inside jit (chip only)
+    # ------------------------------------------ rounding by a cast inside jit (a TPU drops it)
     {
         "id": "cast-round-trip-in-jit",
         "function": "policy_table",
         "name": "rounding by a cast round trip inside jit",
         "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler may compute with more precision than the types say: for a product with a single term it multiplied by the unrounded x, so your bf16 error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "x.astype(bf16) inside jit: a v5e (JAX 0.10.2) dropped it for K = 1 under highest, bf16 max_rel_err 1.80e-3 vs [3.9527e-3, 3.9546e-3]; CPU and the emulation round, so only the chip shows it",
+        "why": "x.astype(bf16) inside jit: a v5e (JAX 0.10.2) dropped it for K = 1 under highest, bf16 max_rel_err 1.80e-3 vs [3.9527e-3, 3.9546e-3]; plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
-        "chip_only": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -1165,9 +1164,8 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "name": "rounding by a cast round trip inside jit",
         "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a scanned (compiled) step. A CPU keeps that rounding, but a TPU's compiler may drop it inside jit: its matrix-vector products then used the unrounded float32 weights, and your bf16_master_fp32 losses equalled fp32's at every step. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "w.astype(bf16) inside lax.scan: on a v5e (JAX 0.10.2) bf16_master_fp32 equalled fp32 at every step; CPU and the emulation round, so only the chip shows it",
+        "why": "w.astype(bf16) inside lax.scan: on a v5e (JAX 0.10.2) bf16_master_fp32 equalled fp32 at every step; plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
-        "chip_only": True,
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
@@ -1569,6 +1567,272 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         if policy == "bf16_params":
             w = w.astype(jnp.bfloat16).astype(jnp.float32)
     return losses
+""",
+    },
+    # ---------------- other people's answers the chip fails: a plain cast inside jit (issue 51)
+    {
+        "id": "cast-in-jit-jitted-lambdas",
+        "function": "policy_table",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (float64 NumPy reference, jnp.dot with preferred_element_type, toolbox quantizer and w8a8_matmul, bytes from formula); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / math.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    denom = np.max(np.abs(exact))
+
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+
+    f_fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    f_bf16 = jax.jit(lambda x, wb: jnp.dot(x.astype(jnp.bfloat16), wb, preferred_element_type=jnp.float32))
+    f_wo = jax.jit(lambda x, q, s: jnp.dot(x.astype(jnp.bfloat16), q.astype(jnp.bfloat16),
+                                           preferred_element_type=jnp.float32) * s)
+    f_w8a8 = jax.jit(w8a8_matmul)
+
+    specs = [
+        ("fp32", f_fp32, (x, w), 4 * k * n),
+        ("bf16", f_bf16, (x, w_bf16), 2 * k * n),
+        ("int8_weight_only", f_wo, (x, q_w, s_w), k * n + 4 * n),
+        ("w8a8", f_w8a8, (x, q_w, s_w), k * n + 4 * n),
+    ]
+    rows = []
+    for name, f, args, nbytes in specs:
+        out = np.asarray(f(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / denom),
+            "weight_bytes": int(nbytes),
+            "median_ms": benchmark(f, *args)["median_ms"],
+        })
+    return rows
+""",
+    },
+    {
+        "id": "cast-in-jit-dot-general",
+        "function": "policy_table",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (f32 HIGHEST jnp reference (explicitly accepted), own per-column quantizer, lax.dot_general, bytes from .nbytes); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    key = jax.random.PRNGKey(seed)
+    k1, k2 = jax.random.split(key)
+    x = jax.random.normal(k1, (m, k))
+    w = jax.random.normal(k2, (k, n)) / jnp.sqrt(jnp.float32(k))
+    exact = jnp.matmul(x, w, precision=HIGHEST)
+
+    amax = jnp.abs(w).max(axis=0, keepdims=True)
+    s_w = jnp.where(amax > 0, amax / 127.0, 1.0).astype(jnp.float32)
+    q_w = jnp.clip(jnp.round(w / s_w), -127, 127).astype(jnp.int8)
+    w_bf16 = w.astype(jnp.bfloat16)
+
+    dn = (((1,), (0,)), ((), ()))
+
+    @jax.jit
+    def fp32(x, w):
+        return jax.lax.dot_general(x, w, dn, precision=(HIGHEST, HIGHEST))
+
+    @jax.jit
+    def bf16(x, wb):
+        return jax.lax.dot_general(x.astype(jnp.bfloat16), wb, dn, preferred_element_type=jnp.float32)
+
+    @jax.jit
+    def int8_wo(x, q, s):
+        acc = jax.lax.dot_general(x.astype(jnp.bfloat16), q.astype(jnp.bfloat16), dn,
+                                  preferred_element_type=jnp.float32)
+        return acc * s
+
+    @jax.jit
+    def w8a8(x, q, s):
+        ax = jnp.max(jnp.abs(x), axis=1, keepdims=True)
+        sx = jnp.where(ax == 0, 1.0, ax / 127.0).astype(jnp.float32)
+        qx = jnp.clip(jnp.round(x / sx), -127, 127).astype(jnp.int8)
+        acc = jax.lax.dot_general(qx, q, dn, preferred_element_type=jnp.int32)
+        return acc.astype(jnp.float32) * (sx * s)
+
+    table = []
+    for name, f, args, stored in [
+        ("fp32", fp32, (x, w), [w]),
+        ("bf16", bf16, (x, w_bf16), [w_bf16]),
+        ("int8_weight_only", int8_wo, (x, q_w, s_w), [q_w, s_w]),
+        ("w8a8", w8a8, (x, q_w, s_w), [q_w, s_w]),
+    ]:
+        out = f(*args)
+        err = jnp.max(jnp.abs(out - exact)) / jnp.max(jnp.abs(exact))
+        table.append(dict(policy=name, max_rel_err=float(err),
+                          weight_bytes=int(sum(a.nbytes for a in stored)),
+                          median_ms=float(benchmark(f, *args)["median_ms"])))
+    return table
+""",
+    },
+    {
+        "id": "cast-in-jit-einsum",
+        "function": "policy_table",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (dict of policies, jnp.einsum with preferred_element_type, int8 fed straight into the bf16 dot (promotes to bf16), float64 numpy reference via np.matmul); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), jnp.float32)
+    w = jax.random.normal(k2, (k, n), jnp.float32) * (1.0 / math.sqrt(k))
+    x64 = np.array(x).astype(np.float64)
+    w64 = np.array(w).astype(np.float64)
+    exact = np.matmul(x64, w64)
+
+    q, s = quantize_symmetric(w, axis=0)
+    wb = w.astype(jnp.bfloat16)
+
+    policies = {
+        "fp32": (jax.jit(lambda a, b: jnp.einsum("mk,kn->mn", a, b, precision="highest")), (x, w),
+                 w.size * 4),
+        "bf16": (jax.jit(lambda a, b: jnp.einsum("mk,kn->mn", a.astype(jnp.bfloat16), b,
+                                                 preferred_element_type=jnp.float32)), (x, wb),
+                 wb.size * 2),
+        "int8_weight_only": (jax.jit(lambda a, qq, ss: jnp.dot(a.astype(jnp.bfloat16), qq,
+                                                              preferred_element_type=jnp.float32) * ss),
+                             (x, q, s), q.size * 1 + s.size * 4),
+        "w8a8": (jax.jit(lambda a, qq, ss: w8a8_matmul(a, qq, ss)), (x, q, s), q.size + 4 * s.size),
+    }
+    out_rows = []
+    for name in ["fp32", "bf16", "int8_weight_only", "w8a8"]:
+        f, args, nbytes = policies[name]
+        y = np.array(jax.device_get(f(*args))).astype(np.float64)
+        out_rows.append({"policy": name,
+                         "max_rel_err": float(np.abs(y - exact).max() / np.abs(exact).max()),
+                         "weight_bytes": int(nbytes),
+                         "median_ms": benchmark(f, *args, warmup=3, iters=15)["median_ms"]})
+    return out_rows
+""",
+    },
+    {
+        "id": "cast-in-jit-lax-dot",
+        "function": "policy_table",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (x @ w written with lax.dot + Precision.HIGHEST; int8_weight_only rescales inside the dot input order (x_bf16 @ q) * s via broadcasting; math.fsum-free float64 reference with np.dot); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, shape=(m, k))
+    w = jax.random.normal(k2, shape=(k, n)) / np.sqrt(k)
+    ref = np.dot(np.asarray(x).astype("float64"), np.asarray(w).astype("float64"))
+
+    def rel(out):
+        out = np.asarray(out).astype("float64")
+        return float(np.abs(out - ref).max() / np.abs(ref).max())
+
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    w_b = w.astype(jnp.bfloat16)
+
+    fp32 = jax.jit(lambda x, w: jax.lax.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    bf16 = jax.jit(lambda x, w_b: jax.lax.dot(x.astype(jnp.bfloat16), w_b,
+                                              preferred_element_type=jnp.float32))
+    def _wo(x, q_w, s_w):
+        y = jax.lax.dot(x.astype(jnp.bfloat16), q_w.astype(jnp.bfloat16),
+                        preferred_element_type=jnp.float32)
+        return y * s_w.reshape(1, -1)
+    wo = jax.jit(_wo)
+    w8 = jax.jit(w8a8_matmul)
+
+    result = []
+    result.append({"policy": "fp32", "max_rel_err": rel(fp32(x, w)),
+                   "weight_bytes": int(w.nbytes), "median_ms": benchmark(fp32, x, w)["median_ms"]})
+    result.append({"policy": "bf16", "max_rel_err": rel(bf16(x, w_b)),
+                   "weight_bytes": int(w_b.nbytes), "median_ms": benchmark(bf16, x, w_b)["median_ms"]})
+    result.append({"policy": "int8_weight_only", "max_rel_err": rel(wo(x, q_w, s_w)),
+                   "weight_bytes": int(q_w.nbytes + s_w.nbytes),
+                   "median_ms": benchmark(wo, x, q_w, s_w)["median_ms"]})
+    result.append({"policy": "w8a8", "max_rel_err": rel(w8(x, q_w, s_w)),
+                   "weight_bytes": int(q_w.nbytes + s_w.nbytes),
+                   "median_ms": benchmark(w8, x, q_w, s_w)["median_ms"]})
+    return result
+""",
+    },
+    {
+        "id": "cast-in-jit-jitted-step",
+        "function": "train_linear_regression",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a compiled step. A CPU keeps that rounding, but a TPU's compiler keeps a cast value in float32 when it feeds a matrix-vector product: the forward pass used the unrounded float32 weights, so your bf16_master_fp32 run was not bf16 compute. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (jitted step per policy, residual kept in float32 (explicitly accepted), w.astype(bf16) of the master); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    if policy not in ("fp32", "bf16_params", "bf16_master_fp32"):
+        raise ValueError(f"unknown policy {policy!r}")
+    X, y, _ = regression_problem(seed)
+    n = X.shape[0]
+    X16 = X.astype(jnp.bfloat16)
+
+    @jax.jit
+    def step(w):
+        if policy == "fp32":
+            pred = jnp.matmul(X, w, precision=HIGHEST)
+            g = 2.0 / n * jnp.matmul(X.T, pred - y, precision=HIGHEST)
+        else:
+            pred = jnp.matmul(X16, w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            g = 2.0 / n * jnp.matmul(X16.T, pred - y, preferred_element_type=jnp.float32)
+        loss = jnp.mean(jnp.square(pred - y))
+        new_w = w.astype(jnp.float32) - lr * g
+        if policy == "bf16_params":
+            new_w = new_w.astype(jnp.bfloat16)
+        return new_w, loss
+
+    w = jnp.zeros((X.shape[1],), jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    losses = []
+    for _ in range(steps):
+        w, loss = step(w)
+        losses.append(float(loss))
+    return losses
+""",
+    },
+    {
+        "id": "cast-in-jit-scanned-run",
+        "function": "train_linear_regression",
+        "name": "rounding by a plain cast inside jit (the chip drops it)",
+        "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a compiled step. A CPU keeps that rounding, but a TPU's compiler keeps a cast value in float32 when it feeds a matrix-vector product: the forward pass used the unrounded float32 weights, so your bf16_master_fp32 run was not bf16 compute. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
+        "section": "Casts inside `jax.jit`: what the chip does with them",
+        "why": "written as a correct answer by a reviewer (whole run in one jax.lax.scan (jitted), losses converted with .tolist() into Python floats); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "only_under": "tpu",
+        "source": """
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, _ = regression_problem(seed)
+    n, d = X.shape
+    Xb = X.astype(jnp.bfloat16)
+    bf16_compute = policy in ("bf16_params", "bf16_master_fp32")
+    if not bf16_compute and policy != "fp32":
+        raise ValueError(policy)
+    store = jnp.bfloat16 if policy == "bf16_params" else jnp.float32
+
+    def body(w, _):
+        if bf16_compute:
+            pred = jax.lax.dot(Xb, w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+            r = pred - y
+            grad = jax.lax.dot(r.astype(jnp.bfloat16), Xb, preferred_element_type=jnp.float32) * (2.0 / n)
+        else:
+            pred = jax.lax.dot(X, w, precision=HIGHEST)
+            r = pred - y
+            grad = jax.lax.dot(r, X, precision=HIGHEST) * (2.0 / n)
+        loss = jnp.mean(r * r)
+        w_new = (w.astype(jnp.float32) - lr * grad).astype(store)
+        return w_new, loss
+
+    run = jax.jit(lambda w0: jax.lax.scan(body, w0, None, length=steps))
+    _, losses = run(jnp.zeros((d,), store))
+    return [float(v) for v in np.asarray(losses).tolist()]
 """,
     },
 ]

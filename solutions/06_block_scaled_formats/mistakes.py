@@ -749,16 +749,15 @@ def mx_dequantize(elements, scales, block=32):
     return jnp.asarray(elements).astype(jnp.float32) * jnp.repeat(s, block, axis=-1)
 """,
     },
-    # ------------------------------------------ rounding by a cast inside jit (chip only)
+    # ------------------------------------------ rounding by a cast inside jit (a TPU drops it)
     {
         "id": "cast-round-trip-in-jit",
         "function": "nvfp4_quantize",
         "name": "rounding by a cast round trip inside jit",
         "explanation": "Your function rounds the block scales to e4m3 with a cast round trip inside a jitted function and divides the elements by the result. A CPU keeps that rounding, but inside jit a TPU's compiler may drop it: the elements are then divided by the unrounded scale while the stored scale is rounded, so every decoded element is off by the scale's rounding. Round the scales where the rounding is kept (NumPy or eager operations) and compute the elements with the stored scale.",
         "section": "Exercise 5: `nvfp4_quantize` (4 points)",
-        "why": "s.astype(float8_e4m3fn).astype(f32) inside jax.jit: on a v5e (JAX 0.10.2) it returned s unrounded, 768 of 16384 elements differed (the unrounded-block-scale mistake); CPU and the emulation round, so only the chip shows it",
+        "why": "s.astype(float8_e4m3fn).astype(f32) inside jax.jit: on a v5e (JAX 0.10.2) it returned s unrounded, 768 of 16384 elements differed (the unrounded-block-scale mistake); plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
-        "chip_only": True,
         "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)

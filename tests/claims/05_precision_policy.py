@@ -82,6 +82,7 @@ def calls(**kwargs):
 
 
 TPU = np.load(DATA / "tpu" / "tpu_golden.npz")
+CASTS = np.load(DATA / "tpu" / "tpu_casts.npz")  # the chip's casts inside jit (autograder/chip/cast_patterns.toml)
 '''
 
 TIMED = "[0.0, 0.001, 0.001, 0.003, 0.003, 0.006, 0.006, 0.010]"  # calls of 1, 2, 3 and 4 ms
@@ -183,6 +184,32 @@ CLAIMS = {
         "all(v == float(ml_dtypes.bfloat16(v)) for v in train('bf16_master_fp32', steps=20))",
         "train('bf16_master_fp32', steps=3)[0] != train_ref('fp32', steps=3)[0]",
         "2 < (ml_dtypes.finfo(ml_dtypes.bfloat16).nmant + 1) * math.log10(2) < 3",
+    ],
+    "policy_table:cast-in-jit-jitted-lambdas": [
+        "np.array_equal(TPU['cast_bfloat16_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_bfloat16'], TPU['cast_x'], equal_nan=True)",
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+        "np.allclose([r['max_rel_err'] for r in mine()], [r['max_rel_err'] for r in ref()], rtol=1e-3)",
+    ],
+    "policy_table:cast-in-jit-dot-general": [
+        "np.array_equal(TPU['cast_bfloat16_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_bfloat16'], TPU['cast_x'], equal_nan=True)",
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+    ],
+    "policy_table:cast-in-jit-einsum": [
+        "np.array_equal(TPU['cast_bfloat16_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_bfloat16'], TPU['cast_x'], equal_nan=True)",
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+        "np.allclose([r['max_rel_err'] for r in mine()], [r['max_rel_err'] for r in ref()], rtol=1e-3)",
+    ],
+    "policy_table:cast-in-jit-lax-dot": [
+        "np.array_equal(TPU['cast_bfloat16_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_bfloat16'], TPU['cast_x'], equal_nan=True)",
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+        "np.allclose([r['max_rel_err'] for r in mine()], [r['max_rel_err'] for r in ref()], rtol=1e-3)",
+    ],
+    "train_linear_regression:cast-in-jit-jitted-step": [
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+    ],
+    "train_linear_regression:cast-in-jit-scanned-run": [
+        "float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(np.float64) @ CASTS['in_u']).max()) < 1e-4 < float(np.abs(CASTS['mv_bf16_jit'] - CASTS['in_a'].astype(ml_dtypes.bfloat16).astype(np.float64) @ CASTS['in_u'].astype(ml_dtypes.bfloat16).astype(np.float64)).max())",
+        "np.allclose(train('bf16_master_fp32', steps=60), train_ref('bf16_master_fp32', steps=60), rtol=1e-3)",
     ],
     "train_linear_regression:cast-round-trip-in-jit": [
         "np.array_equal(TPU['cast_bfloat16_jit'], TPU['cast_x'], equal_nan=True) and not np.array_equal(TPU['cast_bfloat16'], TPU['cast_x'], equal_nan=True)",

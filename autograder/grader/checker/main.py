@@ -41,8 +41,7 @@ from .remote import Student
 from .standins import StudentFunction
 from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, NEAR_MEMORY_CAP, Budget, Settings
 from ..sandbox.workdir import empty, manifest, over_limit
-
-EMULATION = Path(__file__).resolve().parents[2] / "emulate_precision.py"
+from ...chip import emulation
 
 
 class CappedText(io.TextIOBase):
@@ -80,7 +79,7 @@ class Checker:
         self.budget = Budget(job.notebook_seconds, s.cell_timeout)
         self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
-        prelude = [EMULATION.read_text()] if s.emulation != "none" else []
+        prelude = [emulation.source()] if s.emulation != "none" else []
         init = {
             "op": "init",
             "prelude": prelude,
@@ -204,7 +203,7 @@ class Checker:
         job = self.job
         os.chdir(self.home)
         if self.settings.emulation != "none":
-            exec(compile(EMULATION.read_text(), "<emulation>", "exec"), {"__name__": "__emulation__"})
+            exec(compile(emulation.source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
         import tempfile
 
         # A test's temporary files (what it computes its expectations from) are the checker's, in a

@@ -29,6 +29,7 @@ from ..core.faults import SandboxFault, StudentDied, StudentTimeout
 from ..checker.remote import Student
 from ..core.settings import CANARY_MIN_SECONDS, Budget, Settings
 from ..checker.spawn import stop_zygotes
+from ...chip import emulation
 
 CANARY_CELL = "import jax.numpy as jnp\n\ndef canary(values):\n    return float(jnp.asarray(values).sum())\n"
 GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
@@ -48,7 +49,7 @@ def process_canary(settings: Settings, repository: Path) -> None:
     """A trivial student process, started and called exactly as a student's is; CanaryFailed if not."""
     prelude = []
     if settings.emulation != "none":
-        prelude = [(GRADER.parent / "emulate_precision.py").read_text()]
+        prelude = [emulation.source()]
     init = {"op": "init", "prelude": prelude, "cells": [["canary", CANARY_CELL]], "names": ["canary"]}
     job_dir = Path(tempfile.mkdtemp(prefix="course-canary-"))
     os.chmod(job_dir, 0o700)
@@ -94,7 +95,7 @@ def _cache_path() -> Path:
 
 def _solution_key(lesson, settings: Settings) -> str:
     h = hashlib.sha256()
-    for path in sorted(GRADER.rglob("*.py")) + [GRADER.parent / "emulate_precision.py"]:
+    for path in sorted(GRADER.rglob("*.py")) + emulation.paths():
         h.update(str(path.relative_to(GRADER.parent)).encode() + b"\0" + path.read_bytes())
     h.update(json.dumps(dataclasses.asdict(lesson), sort_keys=True, default=str).encode())
     h.update(json.dumps([settings.emulation, settings.to_dict()["limits"]], sort_keys=True).encode())

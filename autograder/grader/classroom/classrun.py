@@ -39,7 +39,7 @@ from ..notebook.grade import Lesson, notebook_seed
 from ..sandbox import launch as sandbox
 from . import intake, overrides
 from .gradebook import GradebookWriter, Journal, digest, fingerprint
-from .pool import pool_grade
+from .pool import WorkerDied, pool_grade
 from .outputs import write_outputs
 
 
@@ -293,15 +293,20 @@ def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) ->
 
 def record(job: dict, outcome, results, journal, writer, progress, lesson_data, uploads=None) -> Result:
     """Record one finished job as it arrives (parent only): ``outcome`` is the Result dict a worker
-    returned, or the exception that stands for it (a worker died: never a silent zero); ``uploads``
+    returned, or the exception that stands for it (``pool.WorkerDied``: the worker grading it died;
+    or what the task raised: never a silent zero); ``uploads``
     names the file each row graded, journaled with it."""
     if isinstance(outcome, BaseException):  # the grader's machinery failed: never a student's zero
+        if isinstance(outcome, WorkerDied):  # its worker died (or ran out of its cap) grading it
+            why = f"not graded (the grader's fault, not yours): {outcome}"
+        else:
+            why = f"not graded (the grader crashed: {type(outcome).__name__}: {outcome})"
         r = Result(
             job["student"],
             job["lesson"]["name"],
             status=Status.GRADER_ERROR,
             max_score=lesson_data[job["lesson"]["name"]].max_score(),
-            detail=printable(f"not graded (the grader crashed: {type(outcome).__name__}: {outcome})"),
+            detail=printable(why),
         )
     else:
         r = Result.from_dict(outcome)

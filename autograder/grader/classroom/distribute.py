@@ -24,11 +24,17 @@ Dask's ``distributed`` is the engine (no scheduler, queue or worker protocol of 
   queued there, not only the one it was grading; and a class of thousands never sits in the
   scheduler's memory. (So Dask's adaptive scaling sees only the notebooks in flight: give the
   cluster a fixed size.)
+- Each worker grades under the same memory cap as a ``--jobs`` worker (``WORKER_MEMORY_BYTES`` of
+  address space, set by its first notebook: ``pool.cap_memory``); a notebook that makes the worker
+  allocate past it is a grader fault, that notebook's alone (``pool.WorkerDied``).
 - A worker that dies mid-notebook (killed, out of memory, its machine lost): the scheduler runs
   the notebook again on another worker, up to its ``allowed-failures`` (``settings.DASK_ALLOWED_FAILURES`` for
-  ``local:N``; a remote scheduler's own setting, Dask's default 3). A notebook that kills every
-  worker it meets is recorded ``error`` with that reason and the rest of the class goes on.
-  Losing the scheduler itself stops the run: nothing more is recorded, and a rerun resumes.
+  ``local:N``; a remote scheduler's own setting, Dask's default 3); a notebook Dask gives up on
+  (``KilledWorker``) may only have shared a worker with the one that kills them, so it is graded
+  again at the end with nothing beside it. One that kills its workers then too ends as the local
+  pool's culprit does: a ``grader-error`` row naming its workers' deaths (``pool.WorkerDied``),
+  every classmate graded, regraded by the next run. Losing the scheduler itself stops the run:
+  nothing more is recorded, and a rerun resumes.
 """
 
 from __future__ import annotations
@@ -41,8 +47,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT
-from .pool import Interrupts
+from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT, WORKER_MEMORY_BYTES
+from .pool import Interrupts, WorkerDied, cap_memory, die_if_asked, out_of_memory
 
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
@@ -185,9 +191,10 @@ def _check_workers(cluster: Cluster) -> None:
 
 
 def grade_on_worker(job: dict) -> dict:
-    """The task: ``run.grade_job`` on a worker. The sandbox keeps the course checkout off
-    the student's read-only Python; on a worker that is this worker's own checkout when the
-    parent's path does not exist here (no shared filesystem)."""
+    """The task: ``run.grade_job`` on a worker, under the worker's memory cap (a MemoryError there
+    is this notebook's ``WorkerDied``). The sandbox keeps the course checkout off the student's
+    read-only Python; on a worker that is this worker's own checkout when the parent's path does
+    not exist here (no shared filesystem)."""
     from ...config import ROOT
     from ..core.observer import plugin
     from ..notebook.grade import grade_job
@@ -196,7 +203,26 @@ def grade_on_worker(job: dict) -> dict:
         plugin().adopt("")
     if not os.path.isdir(job["repository"]):
         job = {**job, "repository": str(ROOT)}
-    return grade_job(job)
+    cap_memory(WORKER_MEMORY_BYTES)  # this worker's own cap, as a --jobs worker's (pool.py)
+    die_if_asked(job)
+    try:
+        return grade_job(job)
+    except MemoryError:
+        pass  # raised below, once the failed allocation's frames are freed
+    raise out_of_memory(WORKER_MEMORY_BYTES)
+
+
+def _killed_every_worker(allowed_failures: int | None) -> WorkerDied:
+    """A notebook whose workers died while grading it, allowed-failures + 1 times among other
+    notebooks and as often again alone (Dask does not say how each died)."""
+    if allowed_failures is None:
+        deaths = "every one"
+    else:
+        deaths = f"{2 * (allowed_failures + 1)} workers in all, Dask's allowed-failures being {allowed_failures}"
+    return WorkerDied(
+        "the worker grading this notebook died (killed, out of memory or a crash: Dask does not say), "
+        f"and so did every worker that graded it again, alone ({deaths}); a rerun grades it again"
+    )
 
 
 def _lesson(lesson: dict) -> dict:
@@ -265,11 +291,7 @@ def run_on_cluster(
                         suspects.append(job)
                         submit_more()
                         continue
-                    tries = (cluster.allowed_failures or 0) + 1
-                    outcome = RuntimeError(
-                        f"every worker that graded this notebook died while grading it ({tries} "
-                        "workers; Dask's allowed-failures); not run again"
-                    )
+                    outcome = _killed_every_worker(cluster.allowed_failures)
                 except FutureCancelledError:  # the scheduler is gone: record nothing, a rerun resumes
                     lost += 1
                     continue

@@ -126,7 +126,14 @@ def digest(submission: bytes, fingerprint: str, emulation: str) -> str:
 
 # The grader's own code, for the fingerprint: every module a grade passes through, from the
 # submission's intake to the checker's tests, the emulation prelude and the mistakes' parser.
-GRADING_CODE = ("grader/**/*.py", "emulate_precision.py", "mistakes.py", "notebooks.py", "textsafe.py")
+GRADING_CODE = (
+    "grader/**/*.py",
+    "chip/emulat*.py",
+    "chip/tpu_compiler.py",
+    "mistakes.py",
+    "notebooks.py",
+    "textsafe.py",
+)
 NOT_GRADING = ("jobs", "seed")  # how many notebooks at once; the seed is compared row by row
 
 

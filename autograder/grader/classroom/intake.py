@@ -24,13 +24,16 @@ SUBMISSIONS is a folder, or an LMS's ``.zip`` of one (read with zipfile, never e
   ``_<subtype>_<type>_`` = ``_assignsubmission_file_``; and its help string ``downloadasfolders_help``
   (MDL-62831). The student is ``<Full Name>_<participant id>``: names are not unique, the id is.
 
-Each notebook's lesson is decided by its exercises (its answer cells' grade ids,
-notebooks.match_lessons), whatever the file is called. The file name (LMS prefix, "Copy of",
-" (1)", "-1" removed) decides only for a file that cannot say (unreadable, a symlink, too large,
-no answer cells), so that its row is an ``error``, never a silent ``missing``. Nothing is guessed:
+Each notebook is read by ``submissions.parse_notebook``, every size bounded before it parses (one
+past a bound is unreadable, with the bound as its reason), one at a time. Its lesson is decided by
+its exercises (its answer cells' grade ids, notebooks.match_lessons), whatever the file is called.
+The file name (LMS prefix, "Copy of", " (1)", "-1" removed) decides only for a file that cannot say
+(unreadable, a symlink, too large, no answer cells), so that its row is an ``error``, never a
+silent ``missing``. Nothing is guessed:
 - two notebooks of one student for one lesson: the one recognised by its exercises, then the
   newest (Canvas's submission id, then its resubmission number, then the file's modification time,
-  then its name) is graded; the other is named in a printed note and in the graded row's notes;
+  then its name) is graded; the others are named in a printed note and in the graded row's notes
+  (NAMED_IN_A_NOTE of them by name, the rest counted);
 - a notebook whose exercises are no lesson's, or two lessons': not graded, named in a note;
 - a zip member that is absolute, has ``..`` or is a symlink, is over MAX_NOTEBOOK_BYTES or is
   corrupt: not read, named in a note; never fatal;
@@ -60,6 +63,7 @@ from ..core.settings import (
     MAX_NOTEBOOK_BYTES,
     MAX_NOTEBOOKS_PER_STUDENT,
     MAX_STUDENT_BYTES,
+    NAMED_IN_A_NOTE,
 )
 from ..core.wire import whole_text
 from ..notebook.submissions import parse_notebook
@@ -308,7 +312,8 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         else:
             taken.refused[key] = printable(f"{shown}: {why}" if why else shown, 300)
         if others:
-            rest = ", ".join(o[1] for o in others)
+            rest = ", ".join(o[1] for o in others[:NAMED_IN_A_NOTE])
+            rest += f" and {len(others) - NAMED_IN_A_NOTE} more" if len(others) > NAMED_IN_A_NOTE else ""
             note = f"{len(found)} notebooks of {key[1]}: graded {shown} (the newest), not {rest}"
             taken.notes.append(f"{printable(key[0], 60)}: {note}")
             taken.row_notes.setdefault(key, []).append(note)

@@ -21,7 +21,44 @@ ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own tim
 # (the student's calls time out at the budget itself; the watchdog waits CHECKER_GRACE more)
 INTERRUPT_POLL = 0.5  # seconds between a class run's looks for a Ctrl-C its handler noted (classroom/pool.py)
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
-MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed (submissions.py)
+# -- Reading a submission (notebook/submissions.py, core/studentcode.py): each bound is checked BEFORE
+# the step it protects, and a notebook past one is its own row's `error` ("unreadable notebook: ..."),
+# never the run's. docs/GRADING.md ("Bounds on what reads a submission") states each stage's cost.
+MAX_NOTEBOOK_BYTES = 50 * 2**20  # a larger submission is unreadable, never parsed
+# the JSON's nesting of arrays and objects, counted on its bytes before json.loads (an honest
+# notebook nests 6 deep, widget or plot outputs a few more): what walks the notebook after the parse
+# never meets a recursion limit
+MAX_JSON_DEPTH = 64
+# values and keys of the JSON, counted on its bytes (its commas, colons, brackets and braces) before
+# json.loads: the parse builds at most this many objects (an honest lesson holds about 1,500, an
+# executed one with its outputs tens of thousands), at most about 90 bytes each (a chain of one-item
+# arrays), where a byte count alone allows 45 bytes of objects a byte of JSON
+MAX_JSON_ITEMS = 1_000_000
+MAX_CELLS = 10_000  # cells of a notebook (a lesson has about 50)
+# outputs of one code cell and of the whole notebook: the grader never reads them (a schema
+# validator on a submission spent 45 KB and 0.36 ms on each malformed one: issue 50); an honest
+# run of these lessons makes a few per cell
+MAX_CELL_OUTPUTS = 1_000
+MAX_OUTPUTS = 10_000
+# characters of one code cell's source: no answer comes near it (the longest honest answer cell of
+# the course is about 6,000), and Python's parser takes 270 to 640 bytes of memory per character,
+# so one cell's parse stays under about 170 MB; a markdown cell (an image pasted inline) is not parsed
+MAX_CELL_SOURCE_CHARS = 256 * 2**10
+MAX_CODE_CHARS = 512 * 2**10  # characters of all the code cells together (a lesson's are about 40,000)
+# nesting of a cell's syntax tree (an honest cell: under 20): deeper code does not parse, so the
+# grader's own walks of the tree (ast.unparse recurses) stay far from Python's recursion limit
+MAX_CODE_DEPTH = 100
+# IPython's syntax (%magics, !commands, ?help) is turned into Python by IPython's transformer, which
+# tokenizes the whole cell again for each one it turns and keeps a copy of a line for each of the
+# line's tokens (a 32,000-character line: 1 GB). It reads a cell only where the cell is at most
+# IPYTHON_CELL_CHARS, no line is longer than IPYTHON_LINE_CHARS and at most IPYTHON_ESCAPES lines
+# may hold IPython syntax; any other cell is read as plain Python (and a magic in it does not parse)
+IPYTHON_CELL_CHARS = 16 * 2**10
+IPYTHON_LINE_CHARS = 1_000
+IPYTHON_ESCAPES = 8
+# files or cells one note names one by one (a student's duplicate notebooks, intake.py; cells that do
+# not parse, plan.py); the rest are counted: a row's notes stay short whatever was submitted
+NAMED_IN_A_NOTE = 10
 # notebooks of one student read, uncompressed, together: the rest are named, not read; only notebooks
 # count, each student against their own (one uploader's members never decide a classmate's; intake.py)
 MAX_STUDENT_BYTES = 1 * GiB
@@ -39,6 +76,21 @@ FORGED_NAMES = 20  # forged names a row's record keeps, each cut to 60 character
 STUDENT_LOG_LINES = 200  # lines of the student process's stderr the checker keeps (remote.py)
 LOG_TAIL_LINES = 50  # of those, sent back with the checker's last event (checker/main.py)
 SHOWN_OUTPUT_CHARS = 2000  # of a failed visible check's printed lines on its feedback page (verdict.py)
+# -- A class run's worker processes (classroom/pool.py, classroom/distribute.py).
+# Each worker's own memory cap: address space (RLIMIT_AS, the soft limit; a checker its zygote forks
+# sets its own, checker_memory_bytes, and the student's process its own, Limits.memory_bytes). An honest
+# worker never comes near it. Measured grading the example class (every lesson, 24 rows, diagnosis on;
+# benchmarks/bench_worker_memory.py): --jobs 2 workers VmPeak 0.18 GiB (VmHWM 0.07 GiB), their zygotes,
+# which inherit the cap, VmPeak 0.41 GiB (VmHWM 0.18 GiB); --scheduler local:2 workers VmPeak 0.49 GiB
+# (VmHWM 0.10 GiB); an honest lesson 01 notebook of 44 MiB (a large figure in its outputs; submissions
+# stop at MAX_NOTEBOOK_BYTES) VmPeak 0.35 GiB: 2 GiB is 4x the largest. A notebook that makes its worker
+# allocate past it is a grader fault, that notebook's alone (classroom/pool.py).
+WORKER_MEMORY_BYTES = 2 * GiB
+WORKER_START_FAILURES = 3  # workers in a row that end before taking a notebook: the pool gives up (pool.py)
+WORKER_STOP_GRACE = 10.0  # seconds a stopped or interrupted worker has to end before it is killed
+# for the tests only: a worker about to grade the student this variable of the grader's environment
+# names kills itself (SIGKILL); no student's process sees the grader's environment (spawn.checker_env)
+WORKER_DIES_ENV = "COURSE_TEST_WORKER_DIES"
 DASK_CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up (distribute.py)
 DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again at most twice
 # freezing a student's processes by SIGSTOP (no cgroup v2 freezer): at most this long for every

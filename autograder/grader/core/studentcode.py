@@ -4,7 +4,15 @@
   simple constants (the exercises are functions; demo computations do not run when grading);
   with ``calls=False`` (the instructor's demo cells) not even a constant may call anything.
 - ``Protected``: names the student may not rebind (builtins, the notebook's own names).
-- ``parse_error``: where a cell does not parse, for the student's feedback.
+- ``parse_cell``: a cell's syntax tree, made once (IPython's syntax turned into Python first), or
+  why it does not parse; ``parse_error`` is the reason alone.
+
+Every cell is parsed within bounds (settings.py states them): its source is at most
+MAX_CELL_SOURCE_CHARS (submissions.py refuses a larger one before this module sees it); IPython's
+transformer reads only small cells (IPYTHON_CELL_CHARS, IPYTHON_LINE_CHARS, IPYTHON_ESCAPES); a
+tree nested deeper than MAX_CODE_DEPTH, and whatever makes Python's parser give up (a SyntaxError,
+a null byte, its own RecursionError or MemoryError on deeply nested code), is a cell that does not
+parse, with a reason, never an exception out of here.
 """
 
 from __future__ import annotations
@@ -12,6 +20,9 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import re
+
+from .settings import IPYTHON_CELL_CHARS, IPYTHON_ESCAPES, IPYTHON_LINE_CHARS, MAX_CODE_DEPTH
 
 SAFE_CALLS = {
     "int",
@@ -39,14 +50,55 @@ SAFE_CALLS = {
 }
 
 
+# a line IPython's transformer may change: an escape first (%magic, !command, ?help, /call, ;quote,
+# ,quote), an assignment of a magic or a command (x = %time f(), x = !ls), or help last (f?)
+_IPYTHON_LINE = re.compile(r"^[ \t]*[%!?/;,]|=[ \t]*[%!]|\?[ \t]*$", re.M)
+
+
 def cell_python(source: str) -> str:
-    """A cell's source as plain Python: IPython magics become get_ipython() calls."""
+    """A cell's source as plain Python: IPython magics become get_ipython() calls, where IPython's
+    transformer is bounded (settings.py: IPYTHON_CELL_CHARS, IPYTHON_LINE_CHARS, IPYTHON_ESCAPES);
+    any other cell is returned as it is."""
+    if (
+        len(source) > IPYTHON_CELL_CHARS
+        or max(map(len, source.splitlines()), default=0) > IPYTHON_LINE_CHARS
+        or len(_IPYTHON_LINE.findall(source)) > IPYTHON_ESCAPES
+    ):
+        return source
     from IPython.core.inputtransformer2 import TransformerManager
 
     try:
         return TransformerManager().transform_cell(source)
     except Exception:
         return source
+
+
+def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
+    """(the cell's syntax tree, None), or (None, why it does not parse: 'line N: message'). The one
+    parse of a cell's source: every reader of a student's cell (its definitions, the attack scan,
+    its feedback) takes the tree from here."""
+    try:
+        tree = ast.parse(cell_python(source))
+    except SyntaxError as exc:  # a null byte has no line
+        return None, f"line {exc.lineno}: {exc.msg}" if exc.lineno else exc.msg
+    except ValueError as exc:  # a null byte, before Python 3.12
+        return None, str(exc)[:100]
+    except (RecursionError, MemoryError):  # Python's parser on deeply nested code
+        return None, "nested too deeply for Python's parser"
+    if _deeper_than(tree, MAX_CODE_DEPTH):
+        return None, f"nested over {MAX_CODE_DEPTH} deep"
+    return tree, None
+
+
+def _deeper_than(tree: ast.AST, limit: int) -> bool:
+    """Whether ``tree`` nests deeper than ``limit`` (a walk without recursion)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
 
 
 def root_name(node) -> str | None:
@@ -151,11 +203,14 @@ def definitions_only(
     or a name the instructor's cells define (helpers the tests use, ``_ref_`` references) are
     dropped too, unless they are the instructor's own import. Code that does not parse is returned
     as it is: it defines nothing and its SyntaxError is what the student should see."""
-    code = cell_python(source)
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, 0, []
+    tree, _ = parse_cell(source)
+    return (source, 0, []) if tree is None else definitions_of(tree, protected, calls)
+
+
+def definitions_of(
+    tree: ast.Module, protected: "Protected | None" = None, calls: bool = True
+) -> tuple[str, int, list[str]]:
+    """``definitions_only`` of a cell already parsed (``parse_cell``)."""
     kept, refused = [], []
     for stmt in tree.body:
         stmt = _keep(stmt, calls)
@@ -182,10 +237,7 @@ class Protected:
     def __init__(self, instructor_sources: list[str]):
         self.bound, self.imports = set(), set()
         for src in instructor_sources:
-            try:
-                tree = ast.parse(cell_python(src))
-            except SyntaxError:
-                continue
+            tree, _ = parse_cell(src)
             for name, stmt in _bound_names(tree).items():
                 self.bound.add(name)
                 key = _import_key(stmt, name)
@@ -204,9 +256,10 @@ class Protected:
 
 
 def _bound_names(tree) -> dict[str, ast.stmt]:
-    """Top-level names bound by a module, with the statement binding each."""
+    """Top-level names bound by a module (none for None: a cell that does not parse), with the
+    statement binding each."""
     bound = {}
-    for stmt in tree.body:
+    for stmt in tree.body if tree is not None else []:
         names = []
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names = [stmt.name]
@@ -230,9 +283,5 @@ def _import_key(stmt, name):
 
 
 def parse_error(source: str) -> str | None:
-    """'line N: message' when a cell does not parse as Python, else None."""
-    try:
-        ast.parse(cell_python(source))
-    except SyntaxError as exc:
-        return f"line {exc.lineno}: {exc.msg}"
-    return None
+    """'line N: message' (or the parser's other reason) when a cell does not parse, else None."""
+    return parse_cell(source)[1]

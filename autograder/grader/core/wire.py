@@ -35,7 +35,9 @@ import struct
 
 import numpy as np
 
-MAX_FRAME = 16 * 2**20  # bytes of JSON in one message (about 200 MB of Python objects at worst)
+# bytes of JSON in one message: json.loads builds at most about 45 bytes of Python objects a byte (a
+# frame of nested one-item arrays; tests/test_stage_bounds.py), 720 MB at the cap
+MAX_FRAME = 16 * 2**20
 MAX_DEPTH = 64
 MAX_ITEMS = 1_000_000  # values in one decoded message: a frame of [[],[],...] cannot fill memory
 _HEADER = struct.Struct(">Q")

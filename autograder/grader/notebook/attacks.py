@@ -1,6 +1,7 @@
 """Code aimed at the grader, named: IPython hooks, frames, builtins, process control.
 
-``static_attacks`` reads the student's cells as text (the trusted side; nothing of theirs runs).
+``attacks_in`` reads a student's cell as a syntax tree (``studentcode.parse_cell``: the trusted side;
+nothing of theirs runs); ``static_attacks`` does it for cells' sources.
 It decides nothing a test could be fooled by (the checks run in another process): it tells an
 instructor who tried, with status ``tampered``.
 """
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from ..core.studentcode import Protected, cell_python, root_name
+from ..core.studentcode import Protected, parse_cell, root_name
+from ...textsafe import printable
 
 # Attribute names with no use in these exercises but every use in an attack on the grader.
 SUSPICIOUS_ATTRS = {
@@ -100,32 +102,37 @@ SUSPICIOUS_CALLS = {
 
 
 def static_attacks(student_sources: list[str], protected: Protected) -> list[str]:
-    """Attacks on the checking machinery visible in the student's code (empty when none)."""
-    module_names = protected.modules | {"sys", "os", "np", "jnp", "jax", "math", "numpy"}
+    """Attacks on the checking machinery visible in the student's code (empty when none; a cell
+    that does not parse shows none)."""
     found = []
     for src in student_sources:
-        try:
-            tree = ast.parse(cell_python(src))
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRS:
-                found.append(f"uses .{node.attr}")
-            elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__"):
-                found.append(f"uses {node.id}")
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SUSPICIOUS_CALLS:
-                found.append(f"calls {node.func.id}()")
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-                if isinstance(node, ast.ImportFrom) and node.module in ("numpy", "sys", "os", "jax"):
-                    mods += [f"{node.module}.{a.name}" for a in node.names]
-                for m in mods:
-                    if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
-                        found.append(f"imports {m}")
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-                for t in targets:
-                    for sub in ast.walk(t):
-                        if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
-                            found.append(f"assigns {ast.unparse(sub)}")
+        tree, _ = parse_cell(src)
+        found += attacks_in(tree, protected) if tree is not None else []
     return sorted(set(found))
+
+
+def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
+    """The attacks of one parsed cell, in the order found (repeats included)."""
+    module_names = protected.modules | {"sys", "os", "np", "jnp", "jax", "math", "numpy"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SUSPICIOUS_ATTRS:
+            found.append(f"uses .{node.attr}")
+        elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__"):
+            found.append(f"uses {node.id}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SUSPICIOUS_CALLS:
+            found.append(f"calls {node.func.id}()")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.module in ("numpy", "sys", "os", "jax"):
+                mods += [f"{node.module}.{a.name}" for a in node.names]
+            for m in mods:
+                if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
+                    found.append(f"imports {m}")
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
+                        found.append(f"assigns {printable(ast.unparse(sub), 100, keep='')}")
+    return found

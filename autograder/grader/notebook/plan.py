@@ -6,6 +6,11 @@ Two sides get code, in notebook order:
 - the trusted CHECKER: the same setup and instructor definitions, then the test cells, taken
   from the SOURCE notebook (hidden tests included), never from the submission. In the checker
   each exercise's function (the ``contract``) is a stand-in that calls the student's process.
+
+Each of the student's cells is parsed once (``studentcode.parse_cell``, bounded there) and read
+for its definitions and for attacks from that one tree, which is dropped before the next cell is
+parsed: a plan costs one parse of the submission's code (at most MAX_CODE_CHARS, submissions.py)
+and holds one cell's tree at a time.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ import re
 from dataclasses import dataclass, field
 
 from ...notebooks import cell_grade_id, is_hidden, is_test, points
-from .attacks import static_attacks
-from ..core.studentcode import Protected, definitions_only, parse_error
+from .attacks import attacks_in
+from ..core.studentcode import Protected, definitions_of, definitions_only, parse_cell
 from ...textsafe import printable
+from ..core.settings import NAMED_IN_A_NOTE
 from .submissions import tampering
 
 
@@ -98,9 +104,42 @@ def _student_cells(submitted_nb, release_nbs) -> tuple[dict, dict]:
         if gid.startswith("answer_") and gid not in answers:
             answers[gid] = source
             extras[gid], pending = pending, []
-        elif not gid and source.strip() and source.strip() not in release_code and cell.get("id") not in release_ids:
+        elif not gid and source.strip() and source.strip() not in release_code and not _released_id(cell, release_ids):
             pending.append(source)
     return answers, {**extras, "_after_last": pending}
+
+
+def _released_id(cell, release_ids: set) -> bool:
+    """Whether a submitted cell carries the id of a release's cell (an id is any JSON there: a
+    list is no id, and no crash)."""
+    cell_id = cell.get("id")
+    return isinstance(cell_id, str) and cell_id in release_ids
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """What the plan takes from one of the student's cells (its tree is not kept)."""
+
+    problem: str | None  # why it does not parse, or None
+    attacks: tuple[str, ...] = ()
+    code: str = ""  # its definitions (definitions_of)
+    dropped: int = 0
+    refused: tuple[str, ...] = ()
+
+
+def read_cells(sources: list[str], protected: Protected) -> dict[str, CellReading]:
+    """{source: its reading} for each distinct source, parsed once, one tree alive at a time."""
+    readings = {}
+    for src in sources:
+        if src not in readings:
+            tree, problem = parse_cell(src)
+            if tree is None:
+                readings[src] = CellReading(problem)
+            else:
+                code, dropped, refused = definitions_of(tree, protected)
+                readings[src] = CellReading(None, tuple(attacks_in(tree, protected)), code, dropped, tuple(refused))
+            del tree
+    return readings
 
 
 def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
@@ -119,6 +158,8 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
     ]
     protected = Protected(instructor)
     student_sources = list(answers.values()) + [s for gid, v in extras.items() if gid != "_after_last" for s in v]
+    unanswered = [release_answers.get(gid, "") for gid in answer_ids if gid not in answers]
+    readings = read_cells(student_sources + unanswered, protected)
     plan = Plan(
         setup="",
         student_cells=[],
@@ -126,10 +167,10 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
         tests=graded_steps(source_nb),
         contract=contract_names(source_nb),
         edits=edits,
-        attacks=static_attacks(student_sources, protected),
+        attacks=sorted({a for src in student_sources for a in readings[src].attacks}),
     )
 
-    dropped, refused = 0, []
+    dropped, refused, unparsed = 0, [], 0
     code_cells = [c for c in source_nb.cells if c.cell_type == "code"]
     for cell in code_cells:
         gid = cell_grade_id(cell)
@@ -143,20 +184,23 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                 plan.notes.append(f"answer cell {gid} is missing: graded as the unanswered stub")
             sources.append((gid, answers.get(gid, release_answers.get(gid, ""))))
             for label, src in sources:
-                problem = parse_error(src)
-                if problem:
-                    plan.notes.append(f"{label} does not parse ({problem}): nothing in it was defined")
+                reading = readings[src]
+                if reading.problem:
+                    unparsed += 1
+                    if unparsed <= NAMED_IN_A_NOTE:
+                        plan.notes.append(f"{label} does not parse ({reading.problem}): nothing in it was defined")
                     continue
-                code, n, r = definitions_only(src, protected)
-                dropped, refused = dropped + n, refused + r
-                if code.strip():
-                    plan.student_cells.append((label, code))
+                dropped, refused = dropped + reading.dropped, refused + list(reading.refused)
+                if reading.code.strip():
+                    plan.student_cells.append((label, reading.code))
         else:  # an instructor cell: its definitions, none of its demo computations
             code, _, _ = definitions_only(cell.source, calls=False)
             if code.strip():
                 label = gid or f"lesson cell {code_cells.index(cell)}"
                 plan.student_cells.append((label, code))
                 plan.checker_cells.append((label, code))
+    if unparsed > NAMED_IN_A_NOTE:
+        plan.notes.append(f"{unparsed - NAMED_IN_A_NOTE} more cells do not parse: nothing in them was defined")
     if refused:
         plan.notes.append(
             "not run when grading, since they would replace a builtin or a name the "

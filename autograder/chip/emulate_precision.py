@@ -1,46 +1,33 @@
-"""Matmul precision of a TPU or a GPU, emulated on a CPU: an IPython start-up file.
+"""A TPU's or a GPU's arithmetic on a CPU, the second part of the emulation script (emulation.py joins
+tpu_compiler.py and this file; the test suite and lessoncheck run it as a kernel's IPython start-up
+file, the grader before any student code) with ``COURSE_EMULATE=tpu`` or ``gpu`` set.
 
-CPU XLA ignores matmul precision, so a notebook that is only ever run on CPU cannot show that its
-"fp32 reference" is really one bf16 pass on a TPU, or TF32 on a GPU. The test suite copies this
-file into the kernel's IPython start-up folder (``IPYTHONDIR/profile_default/startup/``) with
-``COURSE_EMULATE=tpu`` or ``gpu`` set, so notebooks run untouched under these semantics for float32
-operands of every ``jnp.dot``/``matmul``/``einsum``/``@``/``lax.dot_general``/``lax.dot``.
-
-TPU: what a TPU v5e computed (JAX 0.10.2, libtpu 0.0.42.1, 2026-12-05; the chip's bits are in
-tests/data/tpu/tpu_golden.npz, and tests/test_golden.py holds this file to them):
+TPU (a v5e, JAX 0.10.2, libtpu 0.0.42.1; tests/test_golden.py, tests/test_golden_casts.py): every
+program JAX compiles here, each jit and each eager operation, is rewritten where XLA lowers it into
+what the chip's compiler makes of it (tpu_compiler.py: casts inside jit), with its float32 dots as
+the chip's matrix unit computes them:
     DEFAULT (or none): one bf16 pass: inputs rounded to the nearest bf16, products exact, float32
         accumulation. Bit for bit the chip's own bf16-input dot.
     HIGH: three bf16 passes, x = hi + lo with hi TRUNCATED to bf16 (toward zero, not nearest) and
-        lo = x - hi rounded to nearest; lo*hi, hi*lo, hi*hi (lo*lo dropped). The truncated hi
-        leaves lo up to 2^-7 |x| (not 2^-8), so the dropped lo*lo is ~4x larger: the chip's HIGH
-        error is 2.2-2.5x that of a textbook bf16x3 (on lesson 02's data 2.11e-4, not 9.4e-5).
-    HIGHEST: six bf16 passes of a three-piece split (hi truncated), products exact to 2^-24, so
-        its error is float32 summation error (lesson 02's data: 1.76e-6), not "exact".
+        lo = x - hi rounded to nearest; lo*hi, hi*lo, hi*hi (lo*lo dropped): 2.2-2.5x the error of
+        a textbook bf16x3.
+    HIGHEST: six bf16 passes of a three-piece split (hi truncated): float32 summation error.
     The passes go smallest first into one float32 accumulator, 128 terms of the contraction at a
-    time (the chip sums groups of 8 exactly within those 128; here each 128 is a float32 CPU dot).
-    A contraction of one term (K = 1) is a float32 multiply at every precision: XLA makes it one.
-    A matrix-vector product (M = 1 or N = 1, a 1-D operand included) is float32 at every precision
-    too: its DEFAULT error was HIGHEST's (1e-6 at K = 256), where N = 2 is one bf16 pass (0.17)
-    (tests/data/tpu/tpu_matvec.json); here it is a float32 CPU dot, within summation order.
-    bf16 x bf16 dots: the same one pass, float32 accumulation, rounded once to the output dtype.
-    Tolerances against the chip (tests/test_golden.py): DEFAULT within float32 summation order
-    (40-98% of elements bit-equal), HIGH within 5% of the chip's own error (measured 0.2-1.3%),
-    HIGHEST within 2x of its own error (measured 1.4x; a plain float32 CPU dot is 7-9x off).
-    Presets BF16_BF16_F32_X3/_X6 are taken to be HIGH/HIGHEST (not recorded on the chip).
-    NOT modelled (the CPU cannot, or the chip was not asked): inside ``jax.jit`` XLA on the chip
-    drops the rounding of a cast round trip such as ``x.astype(bf16).astype(f32)`` (it returned x
-    unchanged; jax-ml/jax#6283): here, as on any CPU, it rounds. The chip flushes float32
-    subnormals to zero; here they stay. Infinite inputs give NaN at HIGH/HIGHEST (inf * 0 in a lo
-    pass); the chip's answer was not recorded.
-GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact.
-Both: dot algorithms such as "BF16_BF16_F32" or "TF32_TF32_F32_X3" round as they say.
+    time (here each 128 is a float32 CPU dot). A one-term contraction and a matrix-vector product
+    are float32 at every precision (tests/data/tpu/tpu_matvec.json).
+    Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the
+    chip's own error, HIGHEST within 2x of it. Presets BF16_BF16_F32_X3/_X6 are taken to be
+    HIGH/HIGHEST (not recorded). XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
+    Not modelled: the chip's approximate reciprocal (division by a value cast up from bf16), its
+    transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
+GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact; a patch of
+jax.lax.dot at trace time, casts as the CPU computes them. Both: dot algorithms such as
+"BF16_BF16_F32" or "TF32_TF32_F32_X3" round as they say. The backend name stays "cpu".
 
-Operands of other dtypes (int8, float16, float64...; bf16 x bf16 on a GPU) are untouched. The backend name stays "cpu".
-Self-contained on purpose: it runs before the first cell, with nothing but jax importable.
-
-It refuses a JAX it cannot wrap (JAX < 0.7.1, where jnp.dot bypasses lax.dot): it probes every
-route above and raises a RuntimeError that says which escaped; as a kernel's start-up file it then
-writes that error to the kernel's stderr and ends the kernel, never grading without emulation.
+It refuses a JAX it cannot wrap (a matmul route or a compiled program that escapes the emulation,
+a CPU backend opened before it could turn off fused multiply-adds): it probes each and raises a
+RuntimeError saying which escaped; as a kernel's start-up file it then writes that error to the
+kernel's stderr and ends the kernel, never grading without the emulation.
 """
 
 
@@ -49,6 +36,18 @@ def _course_emulate_precision(mode):
     start-up file, it leaves no name behind in the notebook's namespace."""
     import math
     import os
+    import platform
+
+    # The chip rounds a * b + c twice; XLA:CPU contracts it into one fused multiply-add where the CPU
+    # has FMA (x86-64 from AVX2 on): capped at AVX it rounds twice too, as the chip does. Only takes
+    # effect before JAX opens its CPU backend (a probe below checks it did).
+    # COURSE_EMULATE_WITHOUT=rule,...: a maintainers' switch, read once here, before any student
+    # code runs: the named rules of _chip_compiler are left out (tests/test_golden_casts.py shows
+    # that leaving out any one of them loses a recorded pattern of the chip)
+    without = frozenset(r for r in os.environ.get("COURSE_EMULATE_WITHOUT", "").split(",") if r)
+    no_fma = mode == "tpu" and platform.machine() in ("x86_64", "AMD64") and "no-fma" not in without
+    if no_fma and "--xla_cpu_max_isa" not in os.environ.get("XLA_FLAGS", ""):
+        os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_cpu_max_isa=AVX").strip()
 
     import jax
     import jax.numpy as jnp
@@ -255,10 +254,17 @@ def _course_emulate_precision(mode):
             out = exact(tf32(lhs_a), tf32(rhs_a))
         return out.astype(out_type)
 
-    _lax.dot = emulated_dot
-    jax.lax.dot = emulated_dot
+    if mode == "tpu":
+        chip_program = _course_chip_compiler(  # noqa: F821  (tpu_compiler.py, the part before this one)
+            jax, jnp, level, _tpu_dot, canonical, original, without
+        )
+        routes_escaped = _course_install_lowering(jax, chip_program)  # noqa: F821
+    else:
+        _lax.dot = emulated_dot
+        jax.lax.dot = emulated_dot
+        routes_escaped = lambda: None  # noqa: E731
 
-    # Every public route to a matmul must reach the wrapper (before JAX 0.7.1, jnp.dot, @ and
+    # Every public route to a matmul must reach the emulation (before JAX 0.7.1, jnp.dot, @ and
     # einsum called dot_general, which did not go through lax.dot): probe each with 1 + 2^-12,
     # which bf16 and TF32 both round to 1, so an emulated DEFAULT-precision dot gives exactly 2
     # (2 x 2 by 2 x 2: a matrix-vector product is float32 on the chip, so not one of those).
@@ -272,11 +278,24 @@ def _course_emulate_precision(mode):
         "jax.jit(jax.numpy.dot)": jax.jit(jnp.dot),
     }
     escaped = [name for name, f in routes.items() if float(f(a, b)[0, 0]) != 2.0]
+    if mode == "tpu":
+        # inside jit a cast round trip is dropped, eagerly it rounds (1 + 2^-12 is not a bf16 value)
+        trip = lambda v: v.astype(jnp.bfloat16).astype(jnp.float32)  # noqa: E731
+        dropped = "unrounded-casts" in without or float(jax.jit(trip)(a)[0, 0]) == 1 + 2.0**-12
+        if not dropped or float(trip(a)[0, 0]) != 1.0:
+            escaped.append("a cast round trip inside jax.jit")
+        # (1 + 2^-12)^2 - 1 - 2^-11: 2^-24 with one rounding (FMA), 0 with two (the chip)
+        u = jnp.float32(1 + 2.0**-12)
+        if no_fma and float(jax.jit(lambda v: v * v - (1 + 2.0**-11))(u)) != 0.0:
+            escaped.append(
+                "float32 a * b + c without a fused multiply-add (JAX's CPU backend opened before the emulation)"
+            )
     if escaped:
+        routes_escaped()
         _lax.dot = jax.lax.dot = original
         raise RuntimeError(
-            f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} matmul precision on JAX "
-            f"{jax.__version__}: {', '.join(escaped)} do not go through jax.lax.dot; "
+            f"COURSE_EMULATE={mode}: cannot emulate {mode.upper()} precision on JAX "
+            f"{jax.__version__}: {', '.join(escaped)} do not reach the emulation; "
             "use the course's pinned JAX (pyproject.toml)"
         )
     os.environ["COURSE_EMULATED_PRECISION"] = mode
@@ -301,4 +320,4 @@ if _course_emulation_mode() in ("tpu", "gpu"):
 
         print(f"emulate_precision.py: {_course_exc}", file=_sys.__stderr__, flush=True)
         _os._exit(3)
-del _course_emulate_precision, _course_emulation_mode
+del _course_emulate_precision, _course_emulation_mode, _course_chip_compiler, _course_install_lowering  # noqa: F821

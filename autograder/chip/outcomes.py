@@ -1,0 +1,212 @@
+"""Every known answer's per-check outcomes on this machine: the chip's verdicts beside the emulation's.
+
+    python -m autograder.hardware outcomes --out DIR [--lessons 05,06]   # DIR/outcomes.json
+
+For every solution notebook (run once, in this process, by cellrunner) each known answer of its
+lesson (the library's wrong answers, solutions/NN/mistakes.py, and other people's correct ones,
+tests/alternatives/NN.py) is swapped into the finished run and its exercise's own visible and
+hidden test cells run again. On a TPU the record is tests/data/tpu/tpu_outcomes.json; on a CPU
+under ``COURSE_EMULATE=tpu`` the same command gives the emulation's outcomes, and
+``python -m autograder.hardware compare`` sets the two side by side (docs/HARDWARE.md). Also: a
+small warmed XProf trace of this backend (``hardware trace``), which lesson 04 carries from a TPU.
+Only stdlib, NumPy and JAX.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import time
+from pathlib import Path
+
+from ..cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from ..notebooks import ROOT, lessons
+
+CELL_TIMEOUT = 600
+
+
+def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
+    """Every known answer of a lesson: the library's wrong answers (solutions/NN/mistakes.py) and
+    other people's correct ones (tests/alternatives/NN.py), each {kind, key, function, source,
+    source_sha}. A mistake's key is its library key; an alternative's names its source's digest, so
+    that a recorded verdict stays with the code it was measured on (source_sha tells a stale one)."""
+    import ast
+
+    from ..mistakes import load
+
+    found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
+    path = root / "tests" / "alternatives" / f"{lesson}.py"
+    if path.is_file():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ALTERNATIVES"]:
+                for alt in ast.literal_eval(node.value):
+                    key = f"{lesson}:{alt['function']}:alternative-{source_sha(alt['source'])[:10]}"
+                    found.append(
+                        {"kind": "alternative", "key": key, "function": alt["function"], "source": alt["source"]}
+                    )
+    return [{**c, "source_sha": source_sha(c["source"])} for c in found]
+
+
+def source_sha(source: str) -> str:
+    """The digest of an answer's code (its text stripped of surrounding blank lines)."""
+    import hashlib
+
+    return hashlib.sha256(source.strip().encode()).hexdigest()
+
+
+def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) -> list[dict]:
+    """Each known answer (``candidates``) swapped into the finished solution run, then its
+    exercise's own visible and hidden test cells run again: the per-check outcome ("passed" or
+    "failed"), which the same command gives on the chip and under the emulation on a CPU
+    (docs/HARDWARE.md, "Verdicts on the chip and under the emulation")."""
+    nb_cells = read_notebook(run.path)["cells"]
+    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
+    results = []
+    for cand in candidates(lesson, root):
+        own = [f"test_{cand['function']}_visible", f"test_{cand['function']}_hidden"]
+        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
+        start = time.perf_counter()
+        ran = swapped(run, cand["source"], tests, CELL_TIMEOUT)
+        results.append(
+            {
+                "key": cand["key"],
+                "kind": cand["kind"],
+                "source_sha": cand["source_sha"],
+                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
+                "checks": {r.grade_id: "failed" if r.ename else "passed" for r in ran[1:]},
+                "errors": {r.grade_id: f"{r.ename}: {r.evalue[:300]}" for r in ran[1:] if r.ename},
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+        if echo:
+            echo(f"  {cand['key']}: {results[-1]['checks']} {results[-1]['seconds']} s")
+    return results
+
+
+def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> int:
+    """Every solution notebook of ``names`` (default: all), then every known answer's per-check
+    outcomes (``check_outcomes``): OUT/outcomes.json, rewritten after every lesson."""
+    from ..golden import environment
+
+    out.mkdir(parents=True, exist_ok=True)
+    report = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "environment": environment(),
+        "emulated": os.environ.get("COURSE_EMULATED_PRECISION", ""),
+        "xla_flags": os.environ.get("XLA_FLAGS", ""),
+        "solutions": {},
+        "outcomes": {},
+    }
+    for name in names or lessons(root):
+        start = time.perf_counter()
+        nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
+        errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
+        report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
+        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=lambda line: print(line, flush=True))
+        print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
+        (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+def record_trace(out: Path, steps: int = 2) -> dict:
+    """A small warmed XProf trace of this backend (a jitted 256x256 bf16 matmul, ``steps`` steps,
+    each a StepTraceAnnotation "train"), its newest xplane file copied to
+    OUT/<backend>_trace.xplane.pb: lesson 04 carries one from a TPU so that a student on a CPU can
+    try the device planes of their code."""
+    import shutil
+    import tempfile
+
+    import jax
+    import jax.numpy as jnp
+
+    step = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16) * 0.5)
+    x = jnp.ones((256, 256), jnp.bfloat16)
+    jax.block_until_ready(step(x))
+    with tempfile.TemporaryDirectory() as tmp:
+        with jax.profiler.trace(tmp):
+            for i in range(steps):
+                with jax.profiler.StepTraceAnnotation("train", step_num=i):
+                    x = jax.block_until_ready(step(x))
+        newest = max(Path(tmp).rglob("*.xplane.pb"), key=lambda p: p.stat().st_mtime)
+        out.mkdir(parents=True, exist_ok=True)
+        target = out / f"{jax.default_backend()}_trace.xplane.pb"
+        shutil.copyfile(newest, target)
+    return {"file": str(target), "bytes": target.stat().st_size, "device_kind": jax.devices()[0].device_kind}
+
+
+def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path = ROOT) -> list[dict]:
+    """Each wrong answer marked ``"only_under"``, swapped into the finished solution run (its
+    namespace), then the exercise's own visible and hidden test cells run again; the namespace is
+    put back after each. Caught: its hidden test failed. On a TPU, a "tpu" one must be caught and a
+    "cpu" one (a plain CPU's mistake that the chip computes right) must not."""
+    from ..mistakes import load
+
+    mutants = [m for m in load(lesson, root) if m.only_under]
+    if not mutants:
+        return []
+    nb_cells = read_notebook(run.path)["cells"]
+    by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
+    results = []
+    for m in mutants:
+        own = [f"test_{m.function}_visible", f"test_{m.function}_hidden"]
+        tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
+        start = time.perf_counter()
+        ran = swapped(run, m.source, tests, CELL_TIMEOUT)
+        failed = [r for r in ran[1:] if r.ename]
+        results.append(
+            {
+                "key": m.key,
+                "function": m.function,
+                "why": m.why,
+                "only_under": m.only_under,
+                "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
+                "failed_tests": [r.grade_id for r in failed],
+                "errors": [f"{r.grade_id}: {r.ename}: {r.evalue[:200]} ({r.line})" for r in failed],
+                "caught": f"test_{m.function}_hidden" in [r.grade_id for r in failed] and not ran[0].ename,
+                "must_be_caught": m.only_under == backend,
+                "must_pass": m.only_under == "cpu" and backend == "tpu",
+                "hidden_test_found": f"test_{m.function}_hidden" in by_id,
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+    return results
+
+
+def compare(chip: dict, here: dict) -> tuple[list[str], str]:
+    """The chip's record beside this machine's (both ``outcomes`` reports): the answers whose
+    per-check outcomes differ (with both), and a markdown table, one row a lesson."""
+    differ, rows = [], ["| lesson | answers | checks | equal | differ |", "|---|---|---|---|---|"]
+    for lesson, recorded in chip["outcomes"].items():
+        mine = {o["key"]: o for o in here["outcomes"].get(lesson, [])}
+        answers = checks = equal = 0
+        for o in recorded:
+            if o["key"] not in mine:
+                continue
+            answers += 1
+            for check, verdict in o["checks"].items():
+                checks += 1
+                if mine[o["key"]]["checks"].get(check) == verdict:
+                    equal += 1
+                else:
+                    differ.append(f"{o['key']} {check}: chip {verdict}, here {mine[o['key']]['checks'].get(check)}")
+        rows.append(f"| {lesson} | {answers} | {checks} | {equal} | {checks - equal} |")
+    return differ, "\n".join(rows) + "\n"
+
+
+def compare_here(record: Path, out: Path, wanted: list[str]) -> int:
+    """``hardware compare``: every known answer's outcomes under the TPU emulation in this process
+    (started here, before JAX opens its CPU backend), beside the chip's ``record``: OUT/outcomes.json,
+    OUT/compare.md; exit status 1 if any check differs."""
+    from .emulation import source
+
+    os.environ["COURSE_EMULATE"] = "tpu"
+    exec(compile(source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
+    chip = json.loads(Path(record).read_text())
+    names = [n for n in chip["outcomes"] if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
+    outcomes(out, names=names)
+    here = json.loads((out / "outcomes.json").read_text())
+    differ, table = compare({"outcomes": {n: chip["outcomes"][n] for n in names}}, here)
+    (out / "compare.md").write_text(table + "".join(f"- {d}\n" for d in differ))
+    print(table + "\n".join(differ))
+    return 1 if differ else 0

@@ -1,0 +1,128 @@
+"""The student release reads as a lesson, not a reference (issue 52): its main line keeps to the
+limits docs/AUTHORING.md measured on the lessons of d2l, Neuromatch, fast.ai and the JAX docs
+("Measured limits"), the chip's evidence stays in ``<details>`` notes, no cell names a file a
+student does not have, and each title cell states the time a measured read takes ("Stated times").
+
+The measures are autograder/prose.py's (``python -m autograder.prose FILE`` prints them); the unit
+tests at the end check that they find what they name, on the kind of text issue 52 quoted.
+"""
+
+import json
+
+from autograder import prose
+from conftest import ROOT
+
+
+def release(lesson):
+    return ROOT / "notebooks" / lesson / f"{lesson}.ipynb"
+
+
+def measured(lesson):
+    return prose.measure(prose.sections(prose.markdown_blocks(release(lesson))))
+
+
+def long_sentences(lesson, limit, in_notes):
+    found = prose.sections(prose.markdown_blocks(release(lesson)))
+    return [f"{n} words: {t}" for s in found for n, t, note in s.sentences if note == in_notes and n > limit]
+
+
+def test_main_line_sentences_are_short(lesson):
+    m = measured(lesson)
+    print(f"{lesson}: {m.sentences} sentences, median {m.median_words}, 90%: {m.p90_words}, longest {m.longest}")
+    assert long_sentences(lesson, prose.MAIN_SENTENCE_WORDS, in_notes=False) == []
+    assert m.p90_words <= prose.MAIN_P90_WORDS, f"90% of the sentences within {prose.MAIN_P90_WORDS} words"
+
+
+def test_note_sentences_are_held_to_the_looser_limit(lesson):
+    assert long_sentences(lesson, prose.NOTE_SENTENCE_WORDS, in_notes=True) == []
+
+
+def test_no_parentheses_inside_parentheses(lesson):
+    found = prose.sections(prose.markdown_blocks(release(lesson)))
+    main = [t for s in found for d, t, note in s.nested if not note and d > prose.MAIN_NESTING]
+    notes = [t for s in found for d, t, note in s.nested if note and d > prose.NOTE_NESTING]
+    assert main == [], "the main line nests no parentheses"
+    assert notes == [], f"notes nest parentheses at most {prose.NOTE_NESTING} deep"
+
+
+def test_sections_are_short_and_the_first_exercise_comes_early(lesson):
+    m = measured(lesson)
+    print(f"{lesson}: largest section {m.largest_section}; {m.before_first_exercise} words before the first exercise")
+    assert m.largest_section[0] <= prose.SECTION_WORDS, m.largest_section
+    assert m.before_first_exercise is not None and m.before_first_exercise <= prose.WORDS_BEFORE_FIRST_EXERCISE
+
+
+def test_the_main_line_leaves_versions_dates_and_issue_numbers_to_notes(lesson):
+    assert measured(lesson).dated == []
+
+
+def test_no_cell_names_a_file_the_student_does_not_have(lesson):
+    assert prose.unavailable_files(release(lesson), prose.repository_data_files(ROOT)) == []
+
+
+def test_the_stated_time_is_the_measured_read(lesson):
+    cells = json.loads(release(lesson).read_text())["cells"]
+    stated = prose.stated_minutes("".join(cells[0]["source"]))
+    estimate = prose.estimated_minutes(release(lesson))
+    print(f"{lesson}: stated {stated}, measured read {estimate:.1f} min")
+    assert stated is not None, "the title cell states a time: **Time**: 60–75 minutes"
+    assert stated[0] <= estimate <= stated[1]
+    assert stated[1] - stated[0] <= max(15, 0.25 * stated[0]), "a range, not a guess"
+
+
+# The measures themselves, on text of the kind issue 52 quoted from the release it judged.
+NESTED = (
+    "JAX's float->int8 `astype` **saturates** (to -128 … 127: note -128, which breaks symmetry; asserted on CPU "
+    "and TPU, where it was measured (a TPU v5e, JAX 0.10.2); printed on a GPU, where the conversion is the "
+    "backend's business)."
+)
+
+
+def notebook(tmp_path, *markdown, code=()):
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": m} for m in markdown]
+    cells += [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in code]
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    return path
+
+
+def test_the_measures_find_long_sentences_nesting_and_dates_in_the_main_line_only(tmp_path):
+    long = " ".join(["Word"] + ["word"] * 40) + "."
+    path = notebook(
+        tmp_path,
+        f"# 01 · Title\n\nShort one, e.g. this. {long} Next one (with `code (x)` inside) ends here.",
+        f"## 1. Section\n\n{NESTED}\n\n<details><summary>Evidence</summary>\n\n"
+        f"{long} (a (b)) JAX 0.10.2, 2026-12.\n\n</details>",
+        "## Exercise 1: `f` (3 points)\n\n- one item\n- two items",
+    )
+    found = prose.sections(prose.markdown_blocks(path))
+    m = prose.measure(found)
+    assert m.longest == m.longest_note == 41 and m.over_40 == 1
+    assert [d for s in found for d, _, note in s.nested if not note] == [2], "code does not count, the quote does"
+    assert m.nested_notes == 1 and m.deepest_note == 2
+    assert m.dated == ["JAX 0.10.2"], "the quote's version is in the main line, the note's are not"
+    words_before = prose.words(
+        prose.plain(f"Short one, e.g. this. {long} Next one (with `code (x)` inside) ends here.")
+    )
+    assert m.before_first_exercise == words_before + prose.words(prose.plain(NESTED))
+    assert [n for s in found for n, t, _ in s.sentences if t.startswith("Short")] == [4], "e.g. ends no sentence"
+
+
+def test_unavailable_files_are_found_in_markdown_and_code_but_not_in_urls(tmp_path):
+    path = notebook(
+        tmp_path,
+        "See the course repository's tests/data/tpu and docs/HARDWARE.md; "
+        "https://cloud.google.com/tpu/docs/v5e is fine.",
+        code=["# measured on both (hardware.json)\nx = 1  # the trace's own trace.json.gz is the student's"],
+    )
+    found = prose.unavailable_files(path, {"hardware.json", "tpu_matvec.json"})
+    assert found == ["tests/data/tpu", "docs/HARDWARE.md", "HARDWARE.md", "hardware.json"]
+
+
+def test_stated_minutes_and_the_measured_read(tmp_path):
+    assert prose.stated_minutes("**Time**: 60–75 minutes. **Prerequisites**") == (60, 75)
+    assert prose.stated_minutes("**Time:** about 45 minutes.") == (45, 45)
+    assert prose.stated_minutes("**Time** depends on the hardware") is None
+    words = " ".join(["word"] * 300) + "."
+    path = notebook(tmp_path, f"# 01 · T\n\n{words}", code=["x = 1", "print(x)"])
+    assert prose.estimated_minutes(path) == 300 / prose.READING_WPM + 2 * prose.MINUTES_PER_DEMO_CELL
