@@ -1431,4 +1431,46 @@ def top_ops(xplane_file, k=5):
     return [(op, ns / 1e3) for op, ns in ranked]
 """,
     },
+    # ------------------------------------------ an answer reviewers wrote as correct that a TPU trace shows wrong
+    {
+        "id": "xprof-display-names",
+        "function": "top_ops",
+        "name": "ops named as XProf's viewer shows them, not by their events' names",
+        "explanation": "Your function reads the trace through XProf's trace_viewer converter and ranks the names it shows. On a TPU trace those are short display names, while the contract names each op by its event's name, which a TPU records as the op's whole HLO instruction. Read the xplane with jax.profiler.ProfileData and use the event names of the XLA Ops line, as the recorded TPU trace in this lesson shows them.",
+        "section": "Exercise 5: `top_ops` (4 points)",
+        "visible_fails": True,
+        "why": "written as a correct answer by a reviewer (XProf's trace_viewer JSON, same rules); on the TPU v5e trace recorded for the lesson its names are display names ('fusion') and its durations come in picoseconds, not the events' names (the op's whole HLO text) in nanoseconds",
+        "source": """
+def top_ops(xplane_file, k=5):
+    from xprof.convert import raw_to_tool_data
+    raw, _ = raw_to_tool_data.xspace_to_tool_data([str(xplane_file)], "trace_viewer", {})
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8")
+    events = json.loads(raw).get("traceEvents", [])
+    proc, thread = {}, {}
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            proc[e["pid"]] = e["args"]["name"]
+        elif e.get("ph") == "M" and e.get("name") == "thread_name":
+            thread[(e["pid"], e["tid"])] = e["args"]["name"]
+    has_xla_ops = {pid for (pid, _tid), name in thread.items() if name == "XLA Ops"}
+    per_proc = defaultdict(lambda: defaultdict(float))
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        pid = e["pid"]
+        if pid in has_xla_ops:
+            if thread.get((pid, e["tid"])) == "XLA Ops":
+                per_proc[pid][e["name"]] += float(e.get("dur", 0.0))
+        elif "hlo_op" in e.get("args", {}):
+            per_proc[pid][str(e["args"]["hlo_op"])] += float(e.get("dur", 0.0))
+    dev = [pid for pid, ops in per_proc.items() if proc.get(pid, "").startswith("/device:") and ops]
+    chosen = dev or [pid for pid in per_proc if proc.get(pid, "").startswith("/host:")]
+    totals = defaultdict(float)
+    for pid in chosen:
+        for op, us in per_proc[pid].items():
+            totals[op] += us
+    return sorted(totals.items(), key=lambda t: -t[1])[:k]
+""",
+    },
 ]

@@ -1134,6 +1134,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "x.astype(bf16) inside jit: a v5e (JAX 0.10.2) dropped it for K = 1 under highest, bf16 max_rel_err 1.80e-3 vs [3.9527e-3, 3.9546e-3]; plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -1166,6 +1167,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "w.astype(bf16) inside lax.scan: on a v5e (JAX 0.10.2) bf16_master_fp32 equalled fp32 at every step; plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)
@@ -1578,6 +1580,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (float64 NumPy reference, jnp.dot with preferred_element_type, toolbox quantizer and w8a8_matmul, bytes from formula); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -1621,6 +1624,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (f32 HIGHEST jnp reference (explicitly accepted), own per-column quantizer, lax.dot_general, bytes from .nbytes); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     key = jax.random.PRNGKey(seed)
@@ -1681,6 +1685,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (dict of policies, jnp.einsum with preferred_element_type, int8 fed straight into the bf16 dot (promotes to bf16), float64 numpy reference via np.matmul); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -1723,6 +1728,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (x @ w written with lax.dot + Precision.HIGHEST; int8_weight_only rescales inside the dot input order (x_bf16 @ q) * s via broadcasting; math.fsum-free float64 reference with np.dot); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def policy_table(seed=0, m=256, k=1024, n=256):
     k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
@@ -1769,6 +1775,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (jitted step per policy, residual kept in float32 (explicitly accepted), w.astype(bf16) of the master); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     if policy not in ("fp32", "bf16_params", "bf16_master_fp32"):
@@ -1807,6 +1814,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "section": "Casts inside `jax.jit`: what the chip does with them",
         "why": "written as a correct answer by a reviewer (whole run in one jax.lax.scan (jitted), losses converted with .tolist() into Python floats); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     X, y, _ = regression_problem(seed)

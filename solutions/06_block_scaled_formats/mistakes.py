@@ -758,6 +758,7 @@ def mx_dequantize(elements, scales, block=32):
         "section": "Exercise 5: `nvfp4_quantize` (4 points)",
         "why": "s.astype(float8_e4m3fn).astype(f32) inside jax.jit: on a v5e (JAX 0.10.2) it returned s unrounded, 768 of 16384 elements differed (the unrounded-block-scale mistake); plain CPU rounds, the TPU emulation drops it as the chip does",
         "only_under": "tpu",
+        "visible_fails": True,
         "source": """
 def nvfp4_quantize(x):
     x = np.asarray(x, np.float32)
