@@ -307,6 +307,19 @@ ATTACKS = [
     ("from numpy import testing", "imports numpy.testing"),
     ("import signal", "imports signal"),
     ("import subprocess", "imports subprocess"),
+    # undoing the TPU emulation in the student's process (a review's attack, 2026-12-06): its hook's
+    # closure holds XLA's own lowering
+    (
+        "from jax._src.interpreters import mlir as _m\nfor c in getattr(_m.lower_jaxpr_to_module, '__clo' 'sure__'):\n"
+        "    _m.lower_jaxpr_to_module = c.cell_contents",
+        "imports jax._src.interpreters (JAX's internals)",
+    ),
+    ("f = getattr(g, '__clo' 'sure__')", "names __closure__ in a string"),
+    ("f = getattr(g, '__clo' + 'sure__')", "names __closure__ in a string"),
+    ("m = getattr(jax, '_s' + 'rc')", "names _src in a string"),
+    ("import jax.extend", "imports jax.extend (JAX's internals)"),
+    ("v = x.cell_contents", "uses .cell_contents"),
+    ("jax.interpreters.mlir.lower_jaxpr_to_module = f", "uses .interpreters"),
 ]
 
 
@@ -317,7 +330,11 @@ def test_static_attacks_are_named(source, finding):
 
 @pytest.mark.parametrize(
     "source",
-    ["import numpy as np\ndef f(x):\n    return np.sum(x)", "import math\nimport jax.numpy as jnp\nclass P:\n    pass"],
+    [
+        "import numpy as np\ndef f(x):\n    return np.sum(x)",
+        "import math\nimport jax.numpy as jnp\nclass P:\n    pass",
+        "def f(elem):\n    return getattr(ml_dtypes, elem), f'{elem} source'",
+    ],
 )
 def test_ordinary_answers_are_not_attacks(source):
     assert static_attacks([source], Protected(["import numpy as np"])) == []

@@ -104,7 +104,15 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min"}
     INLINED = {"pjit": "jaxpr", "jit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr"}
     INLINED |= {"custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
-    INLINED |= {"custom_vjp_call_jaxpr": "fun_jaxpr", "remat": "jaxpr", "checkpoint": "jaxpr"}
+    INLINED |= {"custom_vjp_call_jaxpr": "fun_jaxpr", "remat": "jaxpr", "checkpoint": "jaxpr", "remat2": "jaxpr"}
+    INLINED |= {"custom_vmap_call": "call"}  # jax.checkpoint and custom_vmap: compiled into the one program
+
+    def bind(eqn, vals, params=None):
+        """The operation bound on the current trace, as written (sub-programs as JAX passes them)."""
+        found = eqn.primitive.get_bind_params(eqn.params if params is None else params)
+        subfuns, bind_params = found if isinstance(found, tuple) else ((), found)  # JAX < 0.12: (subfuns, params)
+        outs = eqn.primitive.bind(*subfuns, *vals, **bind_params)
+        return outs if eqn.primitive.multiple_results else [outs]
 
     def run(jaxpr, consts, args, hoisted=frozenset()):
         """Evaluate ``jaxpr`` on the current trace by the chip's rules. ``hoisted``: invars whose
@@ -141,8 +149,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     def as_written(eqn, ins):
         """The operation as written: narrow inputs stored, narrow results stored."""
         vals = [materialize(x) if isinstance(x, Shadow) else value(x) for x in ins]
-        outs = eqn.primitive.bind(*vals, **eqn.params)
-        outs = outs if eqn.primitive.multiple_results else [outs]
+        outs = bind(eqn, vals)
         return [
             exact_shadow(lax.optimization_barrier(o), v.aval.dtype) if narrow(getattr(v.aval, "dtype", None)) else o
             for v, o in zip(eqn.outvars, outs)
@@ -184,21 +191,20 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             else:
                 params["cond_jaxpr"], params["body_jaxpr"] = body(params["cond_jaxpr"]), body(params["body_jaxpr"])
             vals = [materialize(x) if isinstance(x, Shadow) else value(x) for x in ins]
-            res = eqn.primitive.bind(*vals, **params)
+            res = bind(eqn, vals, params)
             return [exact_shadow(o, a.dtype) if narrow(getattr(a, "dtype", None)) else o for o, a in zip(res, outs)]
         if name == "cond" and "cond" not in without:
             shadow_in = {i for i, x in enumerate(ins[1:]) if isinstance(x, Shadow)}
             params = dict(eqn.params, branches=tuple(body(b, shadow_in, True) for b in eqn.params["branches"]))
-            res = eqn.primitive.bind(*[value(x) for x in ins], **params)
+            res = bind(eqn, [value(x) for x in ins], params)
             return [Shadow(o, a.dtype, False) if narrow(getattr(a, "dtype", None)) else o for o, a in zip(res, outs)]
         if name == "reduce_precision" and eqn.params["exponent_bits"] == 8 and "flush" not in without:
             (x,) = ins
-            res = eqn.primitive.bind(value(x), **eqn.params)
+            (res,) = bind(eqn, [value(x)])
             res = jnp.where(jnp.abs(res) < SMALLEST_BF16, res * 0, res)
             return [Shadow(res, x.dtype, False) if isinstance(x, Shadow) else res]
         if not any(isinstance(x, Shadow) for x in ins) and not any(narrow(getattr(a, "dtype", None)) for a in outs):
-            res = eqn.primitive.bind(*[value(x) for x in ins], **eqn.params)
-            res = res if eqn.primitive.multiple_results else [res]
+            res = bind(eqn, [value(x) for x in ins])
             if name == "convert_element_type" and isinstance(ins[0], Wide):
                 return [Wide(res[0], ins[0].source) if jnp.dtype(res[0].dtype) == F32 else res[0]]
             return res
@@ -222,8 +228,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         if (name in ELEMENTWISE and "arithmetic" not in without) or (
             (name in LAYOUT or contiguous) and "layout" not in without
         ):
-            res = eqn.primitive.bind(*[value(x) for x in ins], **eqn.params)
-            res = res if eqn.primitive.multiple_results else [res]
+            res = bind(eqn, [value(x) for x in ins])
             exact = name not in ELEMENTWISE and all(x.exact for x in ins if isinstance(x, Shadow))
             return [
                 single(Shadow(o, a.dtype, exact), a) if narrow(getattr(a, "dtype", None)) else o
@@ -275,7 +280,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         if integers and jnp.issubdtype(out.dtype, jnp.floating) and "integer-dots" not in without:
             # integer operands: the MXU accumulates in int32 whatever the output type (exact sums)
             params = dict(eqn.params, preferred_element_type=jnp.int32)
-            res = eqn.primitive.bind(*[value(x) for x in ins], **params)
+            (res,) = bind(eqn, [value(x) for x in ins], params)
             res = lax.convert_element_type(res, F32)
             return Shadow(res, out.dtype, False) if narrow(getattr(out, "dtype", None)) else res.astype(out.dtype)
         if not all(jnp.issubdtype(a.dtype, jnp.floating) for a in (la, ra)) or jnp.dtype(out.dtype) == jnp.float64:

@@ -56,7 +56,18 @@ SUSPICIOUS_ATTRS = {
     "modules",
     "meta_path",
     "path_hooks",
+    # JAX's internals, where the grader's TPU emulation sits in the student's process (autograder/chip/):
+    # undoing it would give a cast inside jit the CPU's rounding, a grade the chip would not give
+    "_src",
+    "interpreters",
+    "lower_jaxpr_to_module",
+    "cell_contents",
 }
+# Words in a string (also one folded from constants, "__clo" "sure__" or "_s" + "rc") that name those
+# internals: getattr(module, "...") and importlib reach them without an attribute in the syntax tree
+SUSPICIOUS_WORDS = ("_src", "interpreters", "lower_jaxpr", "cell_contents", "__closure__", "__globals__")
+# JAX's modules outside its public API, where the emulation's hook lives
+JAX_INTERNALS = ("jax._src", "jax.interpreters", "jax.extend", "jax.lib", "jaxlib")
 SUSPICIOUS_MODULES = {
     "builtins",
     "__builtin__",
@@ -129,6 +140,11 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
             for m in mods:
                 if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
                     found.append(f"imports {m}")
+                elif any(m == j or m.startswith(j + ".") for j in JAX_INTERNALS):
+                    found.append(f"imports {printable(m, 100, keep='')} (JAX's internals)")
+        elif (text := folded_string(node)) is not None and any(w in text for w in SUSPICIOUS_WORDS):
+            word = next(w for w in SUSPICIOUS_WORDS if w in text)
+            found.append(f"names {word} in a string")
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
@@ -136,3 +152,16 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
                     if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
                         found.append(f"assigns {printable(ast.unparse(sub), 100, keep='')}")
     return found
+
+
+def folded_string(node: ast.AST) -> str | None:
+    """The text of a string constant, of a concatenation of them ("a" + "b"), or of an f-string
+    whose parts are all constants; None for anything else. Bounded by the node's own size."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = folded_string(node.left), folded_string(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)
+    return None
