@@ -1,4 +1,17 @@
-"""The course's tooling: release (nbgrader generate_assignment), grading, and checks."""
+"""The course's tooling, in packages by job; a package imports only those before it in this list
+(tests/test_project.py checks every import, and that a planted upward import is caught):
+
+common/      what every package shares: nbgrader notebook helpers, the course's settings, the library of
+             known mistakes as data, safe text, the pages' templates
+chip/        the accelerator: run the course on one (hardware, chiptiming, cellrunner), record it
+             (golden data, cast patterns, verdicts) and model it on a CPU (the emulation script)
+grader/      grading, in six layers of its own (grader/__init__.py): a notebook, then a class
+report/      the instructor's class report and the LMS exports, from a graded OUT/
+gradescope/  the same grading as Gradescope autograders
+course/      making and checking the course: release, publish, build (make run), lab, authoring,
+             prose limits, lessoncheck
+__main__.py  the command line (python -m autograder ...): it composes them (grade, then report)
+"""
 
 import os
 import sys

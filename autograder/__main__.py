@@ -121,7 +121,7 @@ def parser() -> argparse.ArgumentParser:
         "lab",
         help="JupyterLab on the course with nbgrader's extensions, the instructor's view (what `make lab` runs)",
         description="Record the lessons in the course's gradebook if needed, then run JupyterLab on the "
-        "repository (autograder/lab.py). Other options go to `jupyter lab` as they are "
+        "repository (autograder/course/lab.py). Other options go to `jupyter lab` as they are "
         "(python -m autograder lab --port=8899 --no-browser).",
     )
     p.add_argument(
@@ -130,7 +130,7 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser(
         "publish",
-        help="DIR [--upstream-is-public]: write the student-only course into DIR (autograder/publish.py)",
+        help="DIR [--upstream-is-public]: write the student-only course into DIR (autograder/course/publish.py)",
     )
 
     return top
@@ -143,21 +143,21 @@ def main(argv: list[str] | None = None) -> int:
 
         return report_main(argv[1:])
     if argv[:1] == ["lab"] and not {"-h", "--help"} & set(argv[1:]):  # what `make lab` runs
-        from .lab import main as lab_main
+        from .course.lab import main as lab_main
 
         return lab_main(argv[1:])
-    if argv[:1] == ["publish"]:  # its options live with it: autograder/publish.py
-        from .publish import main as publish_main
+    if argv[:1] == ["publish"]:  # its options live with it: autograder/course/publish.py
+        from .course.publish import main as publish_main
 
         return publish_main(argv[1:])
     args = parser().parse_args(argv)
     if args.command == "release":
-        from .release import release
+        from .course.release import release
 
         return release(check=args.check)
     if args.command == "grade":
         from .grader import grade, print_table
-        from .words import plural
+        from .common.words import plural
 
         from .grader.classroom.canary import CanaryFailed
         from .grader.classroom.distribute import SchedulerError
@@ -181,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
         except (SchedulerError, CanaryFailed, IntakeError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        from .report import report_class
+
+        report_class(args.out)  # grade, then report: the grader never imports the report
         print_table(results)
         print(
             f"\nWrote {args.out / 'grades.csv'}, {args.out / 'tests.csv'}, {args.out / 'feedback'}/ "
@@ -203,13 +206,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return pack_main(args.out, args.format)
     if args.command == "check":
-        from .selfcheck import check
+        from .grader.classroom.selfcheck import check
 
         return check(args.notebook, _settings(args))
     if args.command == "gradescope":
         return gradescope(args)
     if args.command == "run":
-        from .build import run
+        from .course.build import run
 
         return run(jobs=args.jobs)
     return 2
@@ -230,6 +233,9 @@ def override(args) -> int:
         return 2
     key = next(k for k in rows if k[0] == args.student and args.lesson in (k[1], k[1].split("_", 1)[0]))
     rewrite(out, touched=frozenset({key}), quiet=True)
+    from .report import report_class
+
+    report_class(out, quiet=True)
     print(f"{done}; rewrote {out / 'grades.csv'}, results.json, feedback, report.html and the gradebook")
     return 0
 
@@ -239,7 +245,7 @@ def gradescope(args) -> int:
     import dataclasses
     from .gradescope.build import write_zips
     from .grader.classroom.intake import IntakeError, pick_lessons
-    from .notebooks import lessons
+    from .common.notebooks import lessons
 
     try:
         names = pick_lessons(lessons(), args.lessons.split(",")) if args.lessons else lessons()

@@ -45,9 +45,9 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 import nbformat  # noqa: E402
 
-from autograder.config import nbgrader_config  # noqa: E402
+from autograder.common.config import nbgrader_config  # noqa: E402
 from autograder.grader import Settings, grade  # noqa: E402
-from autograder.release import generate, prepare_course  # noqa: E402
+from autograder.course.release import generate, prepare_course  # noqa: E402
 from make_class import bench_class, released_lessons  # noqa: E402
 
 

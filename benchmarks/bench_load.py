@@ -1,5 +1,5 @@
 """Grades on a busy machine: the sweep of one lesson (its solution, every plausible wrong answer
-and every correct alternative, graded as the grader grades; autograder.lessoncheck.sweep_problems)
+and every correct alternative, graded as the grader grades; autograder.course.lessoncheck.sweep_problems)
 for N seeds while H busy processes compete for the CPUs, against the same seeds on a quiet machine.
 
     PYTHONPATH=. python benchmarks/bench_load.py [--lesson 04_xprof_profiling] [--seeds 20]
@@ -30,7 +30,7 @@ def _hog(stop) -> None:
 
 def sweep(lesson: str, seeds: list[int], label: str) -> tuple[list[int], float]:
     """lessoncheck.sweep (each seed's outcome, time and load printed): the failed seeds, the time."""
-    from autograder.lessoncheck import sweep as lesson_sweep
+    from autograder.course.lessoncheck import sweep as lesson_sweep
 
     t0 = time.perf_counter()
     return lesson_sweep(lesson, seeds, f"[{label}] "), time.perf_counter() - t0

@@ -7,7 +7,7 @@ The answers (tests/independent/<set>/<NN_name>.py, each a list ANSWERS of dicts 
 "intent" ("wrong" or "correct"), "why" in the writer's words, and "source") were written from the
 student release and the lesson text alone, by people who had not read the library
 (solutions/<NN_name>/mistakes.py); see tests/independent/README.md. Each is graded exactly as the
-grader grades (autograder.lessoncheck.variants.grade_variants: sandboxed student process, trusted
+grader grades (autograder.course.lessoncheck.variants.grade_variants: sandboxed student process, trusted
 checker, emulated TPU precision, diagnosis on). The grader, not the writer, decides what is wrong:
 
 - wrong: the answer fails at least one check; named: at least one failed check names a mistake;
@@ -33,7 +33,7 @@ TARGET = 0.75
 
 
 def load(path: Path) -> list[dict]:
-    from autograder.lessoncheck.candidates import load_candidates
+    from autograder.course.lessoncheck.candidates import load_candidates
 
     answers = load_candidates(path, "ANSWERS")
     for a in answers:
@@ -44,7 +44,7 @@ def load(path: Path) -> list[dict]:
 
 def grade(lesson: str, answers: list[dict]) -> list[dict]:
     """Each answer graded as the grader grades it: its failed checks and what each names."""
-    from autograder.lessoncheck.variants import grade_variants
+    from autograder.course.lessoncheck.variants import grade_variants
 
     _, results = grade_variants(lesson, [{**a, "key": ""} for a in answers], "tpu", solution_tests=False)
     rows = []
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         f"\nnamed {s['named']} of {s['wrong']} wrong answers ({share:.1%}; target {TARGET:.0%}); "
         f"correct answers diagnosed: {s['correct_diagnosed']} of {s['correct']}"
     )
-    from autograder.mistakes import NOT_DIAGNOSED
+    from autograder.common.mistakes import NOT_DIAGNOSED
 
     diagnosable = summary(
         [r for lesson, rows in everything.items() for r in rows if f"{lesson}:{r['function']}" not in NOT_DIAGNOSED]

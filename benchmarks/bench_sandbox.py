@@ -39,7 +39,7 @@ def run(mode: str, lesson: str, rounds: int) -> None:
     from autograder.grader.checker.spawn import stop_zygotes
     from autograder.grader.notebook.grade import Lesson, grade_notebook
     from autograder.grader.sandbox import launch as sandbox
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import source_nb, student_nb
     from gradescope_harness import fake_bwrap
 

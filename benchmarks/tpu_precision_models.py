@@ -1,5 +1,5 @@
 """Which arithmetic reproduces a chip's HIGH and HIGHEST float32 dots? Compare candidate models with
-the chip's own bits (the golden data of ``python -m autograder.hardware golden``).
+the chip's own bits (the golden data of ``python -m autograder.chip.hardware golden``).
 
     .venv/bin/python benchmarks/tpu_precision_models.py [FOLDER]   # default: tests/data
 
@@ -154,7 +154,7 @@ CANDIDATES["chip_dot hi=nearest"] = "chip-nearest"
 
 
 def compare(folder: Path) -> None:
-    from autograder.golden import DOTS, load
+    from autograder.chip.golden import DOTS, load
 
     arrays, meta = load(folder)
     print(f"{folder}: {meta['device_kind']} ({meta['backend']}), JAX {meta['versions']['jax']}, {meta['date']}")

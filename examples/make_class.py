@@ -29,8 +29,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.lessoncheck import load_mutants  # noqa: E402
-from autograder.notebooks import cell_grade_id, fill_answers, lessons  # noqa: E402
+from autograder.course.lessoncheck import load_mutants  # noqa: E402
+from autograder.common.notebooks import cell_grade_id, fill_answers, lessons  # noqa: E402
 
 
 def release_nb(lesson: str):

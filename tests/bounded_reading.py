@@ -47,7 +47,7 @@ def honest(lesson: str = LESSON) -> dict:
     """The lesson's release with every answer filled in from the solutions, as JSON data."""
     import nbformat
 
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import source_nb, student_nb
 
     return json.loads(nbformat.writes(fill_answers(student_nb(lesson), source_nb(lesson))))
@@ -92,7 +92,7 @@ def read_like_a_worker(raw: bytes, lesson: str) -> str:
 
 def intake(folder: Path) -> dict:
     from autograder.grader.classroom.intake import take
-    from autograder.notebooks import lesson_answer_ids
+    from autograder.common.notebooks import lesson_answer_ids
 
     try:
         taken = take(folder, lesson_answer_ids(ROOT))

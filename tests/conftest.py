@@ -8,7 +8,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.notebooks import cell_grade_id, lessons  # noqa: E402
+from autograder.common.notebooks import cell_grade_id, lessons  # noqa: E402
 
 LESSONS = lessons(ROOT)
 
@@ -34,7 +34,7 @@ def backend_specific(cell) -> bool:
 
 def assert_runs_clean_under_emulation(executed, lesson, mode):
     """Every graded test passes; demo cells fail only on facts about the real (CPU) backend."""
-    from autograder.lessoncheck import cell_errors
+    from autograder.course.lessoncheck import cell_errors
 
     errors = cell_errors(executed)
     graded = [e for e in errors if e[1]]

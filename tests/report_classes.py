@@ -1,6 +1,6 @@
 """Classes for the report's tests, made without grading: a large class written as the grader's
 model classes (``Result``, ``TestResult``) with real lesson names and real keys of the course's
-library of known mistakes (autograder.mistakes), read by the report's own loader
+library of known mistakes (autograder.common.mistakes), read by the report's own loader
 (``load.from_results``); and a tiny class built by hand for the misconceptions table."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import json
 import random
 from pathlib import Path
 
-from autograder import mistakes
+from autograder.common import mistakes
 from autograder.grader.core.model import Outcome, Result, Status, TestResult
-from autograder.notebooks import lessons
+from autograder.common.notebooks import lessons
 
 WEIGHTS = {"ok": 62.0, "missing": 30.0, "timeout": 3.0, "error": 3.0, "tampered": 2.0}
 MESSAGES = [

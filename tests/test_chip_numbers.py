@@ -5,7 +5,7 @@ recomputed here from the committed record of that chip (tests/data/tpu: the gold
 matrix-vector dots). A quote that drifts from the data, or data re-recorded on another libtpu that
 no longer gives the quoted figure, fails here and names the text to revisit. The timings (TFLOP/s
 at 8192^3, lesson 05's policy times) come from the same chip's tpu_timing.json
-(``python -m autograder.chiptiming``: 5 runs each), and what the text concludes from them is
+(``python -m autograder.chip.chiptiming``: 5 runs each), and what the text concludes from them is
 asserted from that record: times are the one number a rerun changes, so the claims are about their
 spread, not their last digit.
 """
@@ -15,8 +15,8 @@ import json
 import numpy as np
 import pytest
 
-from autograder.chiptiming import TIMING_JSON
-from autograder.golden import MATVEC_NPZ, load
+from autograder.chip.chiptiming import TIMING_JSON
+from autograder.chip.golden import MATVEC_NPZ, load
 from conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "tpu"

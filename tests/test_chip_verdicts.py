@@ -1,6 +1,6 @@
 """The chip's verdicts on every known answer, held to the library and the alternatives.
 
-tests/data/tpu/tpu_outcomes.json was recorded on a TPU v5e by ``python -m autograder.hardware
+tests/data/tpu/tpu_outcomes.json was recorded on a TPU v5e by ``python -m autograder.chip.hardware
 outcomes``: every wrong answer of solutions/NN/mistakes.py and every correct one of
 tests/alternatives/NN.py swapped into its solution's run, its exercise's checks run again, with the
 digest of the code measured. Here (no chip needed) the record must cover every known answer as it
@@ -16,11 +16,11 @@ import json
 import pytest
 
 from autograder.chip.outcomes import candidates
-from autograder.mistakes import load
+from autograder.common.mistakes import load
 from conftest import LESSONS, ROOT
 
 RECORD = json.loads((ROOT / "tests" / "data" / "tpu" / "tpu_outcomes.json").read_text())
-RERECORD = "re-record it on a TPU: python -m autograder.hardware outcomes (docs/HARDWARE.md)"
+RERECORD = "re-record it on a TPU: python -m autograder.chip.hardware outcomes (docs/HARDWARE.md)"
 
 # Lesson 04's timing mistakes that the chip's microsecond steps hide from the hidden check (a CPU's
 # slower steps show them): the check compares steady_ms with the traced steps' span

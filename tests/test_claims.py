@@ -33,8 +33,8 @@ import jax
 import numpy as np
 import pytest
 
-from autograder import mistakes as lib
-from autograder.notebooks import cell_grade_id, is_test
+from autograder.common import mistakes as lib
+from autograder.common.notebooks import cell_grade_id, is_test
 from conftest import LESSONS, ROOT, source_nb
 
 CLAIMS_DIR = ROOT / "tests" / "claims"

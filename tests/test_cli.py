@@ -12,7 +12,7 @@ import pytest
 from autograder.__main__ import main, parser
 from autograder.grader.sandbox import cgroup, launch as sandbox
 from autograder.grader.core.settings import Limits
-from autograder.words import human_bytes, plural
+from autograder.common.words import human_bytes, plural
 
 COMMANDS = ("report", "release", "grade", "override", "check", "run", "lab", "publish")
 
@@ -43,7 +43,7 @@ def test_every_subcommands_help_explains_each_option(command):
 
 
 def test_lab_is_what_make_lab_runs(monkeypatch):
-    from autograder import lab
+    from autograder.course import lab
 
     seen = []
     monkeypatch.setattr(lab, "main", lambda argv=None: seen.append(argv) or 0)

@@ -1,5 +1,5 @@
 """Issue 45 (3): a function's results are compared, for the diagnosis, as its lesson declares
-(autograder/mistakes.py's NUMBERS_BY_VALUE and PHRASES; diagnosis/compare.as_compared): numbers by
+(autograder/common/mistakes.py's NUMBERS_BY_VALUE and PHRASES; diagnosis/compare.as_compared): numbers by
 value whatever type carries them, labels by the phrases the hidden test reads in them. A wrong
 answer that keeps finfo's NumPy scalars, or words its labels its own way, is named as the mistake
 it makes; a function without the declaration still tells a NumPy scalar from a Python float."""
@@ -9,7 +9,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from autograder import mistakes
+from autograder.common import mistakes
 from autograder.grader.diagnosis.compare import as_compared, by_value, same
 
 
@@ -66,7 +66,7 @@ FINFO_RAW_RIGHT = FINFO_RAW.replace("fi.nmant + 1", "fi.nmant")
 
 @pytest.mark.slow
 def test_a_mistake_carried_by_numpy_scalars_is_named_and_a_right_one_is_not():
-    from autograder.lessoncheck.variants import grade_variants
+    from autograder.course.lessoncheck.variants import grade_variants
 
     candidates = [
         {"key": "raw", "function": "format_table", "why": "raw", "source": FINFO_RAW},
@@ -81,7 +81,7 @@ def test_a_mistake_carried_by_numpy_scalars_is_named_and_a_right_one_is_not():
 
 @pytest.mark.slow
 def test_a_mistake_with_its_own_labels_is_named_and_a_false_label_still_tells():
-    from autograder.lessoncheck.variants import grade_variants
+    from autograder.course.lessoncheck.variants import grade_variants
 
     source = next(m.source for m in mistakes.load("02_matmul_accumulation") if m.id == "scale-128")
     worded = (

@@ -14,8 +14,8 @@ import pytest
 
 from autograder.grader.diagnosis import replay_folder, replay_cache
 from autograder.grader.diagnosis.replay_folder import Folder, private
-from autograder.mistakes import load
-from autograder.notebooks import fill_answers
+from autograder.common.mistakes import load
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 PROBE = r"""

@@ -112,7 +112,7 @@ def test_the_checker_writes_nowhere_but_its_job_folder(tmp_path, monkeypatch):
 
     from autograder.grader import Settings
     from autograder.grader.notebook.grade import Lesson, grade_notebook
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import source_nb, student_nb
 
     lesson = "01_number_formats"
@@ -317,7 +317,7 @@ def test_a_fallback_class_run_with_a_student_zeroing_dev_shm_grades_the_classmat
 
     import nbformat
 
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import source_nb, student_nb
     from gradescope_harness import fake_bwrap
 

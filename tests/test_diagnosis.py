@@ -13,7 +13,7 @@ from autograder.grader.diagnosis.diagnose import Diagnoser
 from autograder.grader.diagnosis.compare import same
 from autograder.grader.diagnosis.recording import Recorder, Unreplayable, plain_copy
 from autograder.grader.checker.standins import StudentFunction
-from autograder.mistakes import NOT_DIAGNOSED, Mistake, for_diagnosis, load, sentence
+from autograder.common.mistakes import NOT_DIAGNOSED, Mistake, for_diagnosis, load, sentence
 from conftest import LESSONS
 
 F32 = np.float32
@@ -306,7 +306,7 @@ def test_a_replay_cannot_grow_the_checker_by_gigabytes():
 def test_every_held_out_answer_names_a_mistake_of_the_library(lesson):
     """tests/heldout/ labels each answer with the library key it makes: a key the library does not
     hold (a renamed id) fails here in a second, not after grading the lesson."""
-    from autograder.lessoncheck.candidates import load_candidates
+    from autograder.course.lessoncheck.candidates import load_candidates
 
     from conftest import ROOT
 
@@ -499,7 +499,7 @@ def test_grades_are_the_same_with_diagnosis_off_on_and_not_installed(tmp_path):
 
     from autograder.grader.notebook.grade import grade_notebook
     from autograder.grader.core.settings import Settings
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import ROOT, grading_lesson, source_nb, student_nb
 
     lesson = "01_number_formats"

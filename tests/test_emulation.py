@@ -12,8 +12,8 @@ import nbformat
 import pytest
 from jupyter_client import KernelManager
 
-from autograder.lessoncheck import cell_errors, emulated_mutants, execute, grade_variants, load_mutants
-from autograder.lessoncheck import emulation_env as lessoncheck_emulation_env
+from autograder.course.lessoncheck import cell_errors, emulated_mutants, execute, grade_variants, load_mutants
+from autograder.course.lessoncheck import emulation_env as lessoncheck_emulation_env
 from autograder.chip import emulation
 from conftest import LESSONS
 

@@ -19,7 +19,7 @@ import json
 import nbformat
 import pytest
 
-from autograder.lessoncheck import emulation_env, execute
+from autograder.course.lessoncheck import emulation_env, execute
 from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, source_nb
 
 OUT = ROOT / "build" / "figures"

@@ -17,7 +17,7 @@ from autograder.grader import Settings
 from autograder.grader.checker.names import contract_names, shadowed
 from autograder.grader.core.model import Status
 from autograder.grader.notebook.grade import grade_notebook
-from autograder.notebooks import fill_answers
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, grading_lesson, source_nb, student_nb
 
 CONTRACT = ["evaluate_precision_policies", "emulated_bf16_accumulation", "accumulation_error_curve"]

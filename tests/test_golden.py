@@ -1,7 +1,7 @@
 """The CPU emulation of TPU precision (autograder/chip/) held to a real chip's bits.
 
 tests/data/tpu/tpu_golden.{npz,json} were recorded on a TPU v5e (JAX 0.10.2, libtpu 0.0.42.1,
-2026-12-05) by ``python -m autograder.hardware golden --out tests/data/tpu``: seeded inputs and what
+2026-12-05) by ``python -m autograder.chip.hardware golden --out tests/data/tpu``: seeded inputs and what
 the chip computed from them. Here the emulation recomputes every float32 dot from the stored inputs
 in a fresh process with COURSE_EMULATE=tpu (as a graded notebook runs) and must agree with the chip
 within stated tolerances; the chip's own behaviour (HIGH's truncated split, single products, casts
@@ -18,7 +18,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from autograder.golden import DOTS, load
+from autograder.chip.golden import DOTS, load
 from benchmarks.tpu_precision_models import chip_dot
 from conftest import ROOT
 
@@ -40,7 +40,7 @@ import numpy as np
 from autograder.chip.emulation import source
 exec(compile(source(), "emulation", "exec"))
 import jax, jax.numpy as jnp
-from autograder.golden import DOTS, load
+from autograder.chip.golden import DOTS, load
 arrays, _ = load("tests/data/tpu")
 out = {}
 for name in DOTS:
@@ -305,7 +305,7 @@ def test_the_metadata_names_every_array(golden):
     json.dumps(meta)
 
 
-# --- matrix-vector dots (tests/data/tpu/tpu_matvec.{npz,json}, autograder.golden.record_matvec) ---
+# --- matrix-vector dots (tests/data/tpu/tpu_matvec.{npz,json}, autograder.chip.golden.record_matvec) ---
 
 EMULATE_MATVEC = """
 import sys
@@ -313,7 +313,7 @@ import numpy as np
 from autograder.chip.emulation import source
 exec(compile(source(), "emulation", "exec"))
 import jax, jax.numpy as jnp
-from autograder.golden import MATVEC_SHAPES
+from autograder.chip.golden import MATVEC_SHAPES
 arrays = dict(np.load("tests/data/tpu/tpu_matvec.npz"))
 out = {}
 for m, k, n in MATVEC_SHAPES:
@@ -329,7 +329,7 @@ np.savez(sys.argv[1], **{k: np.asarray(v) for k, v in out.items()})
 
 @pytest.fixture(scope="module")
 def matvec():
-    from autograder.golden import MATVEC_META, MATVEC_NPZ
+    from autograder.chip.golden import MATVEC_META, MATVEC_NPZ
 
     with np.load(GOLDEN / MATVEC_NPZ) as npz:
         return {k: npz[k] for k in npz.files}, json.loads((GOLDEN / MATVEC_META).read_text())
@@ -348,7 +348,7 @@ def test_a_matrix_vector_dot_is_float32_on_the_chip_at_every_precision(matvec):
     0.10.2 a matrix-vector product never reaches the MXU as a bf16 pass."""
     arrays, meta = matvec
     assert meta["device_kind"].startswith("TPU"), meta["device_kind"]
-    from autograder.golden import MATVEC_SHAPES
+    from autograder.chip.golden import MATVEC_SHAPES
 
     for m, k, n in MATVEC_SHAPES:
         name = f"{m}x{k}x{n}"
@@ -381,7 +381,7 @@ def test_the_emulation_computes_a_matrix_vector_dot_as_the_chip_does(tmp_path, m
         [sys.executable, "-c", EMULATE_MATVEC, str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    from autograder.golden import MATVEC_SHAPES
+    from autograder.chip.golden import MATVEC_SHAPES
 
     with np.load(out) as emulated:
         for m, k, n in MATVEC_SHAPES:

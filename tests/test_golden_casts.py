@@ -1,7 +1,7 @@
 """What a TPU's compiler does with narrow casts inside jit, held against the CPU emulation.
 
 tests/data/tpu/tpu_casts.{npz,json} were recorded on a TPU v5e (JAX 0.10.2, libtpu 0.0.42.1) by
-``python -m autograder.hardware casts --out tests/data/tpu``: each pattern of
+``python -m autograder.chip.hardware casts --out tests/data/tpu``: each pattern of
 autograder/chip/cast_patterns.toml (a cast round trip, arithmetic between casts, casts feeding matrix-matrix
 and matrix-vector dots, reductions, loops, gradients, nested jits...) run inside ``jax.jit`` (and
 some eagerly) on seeded inputs, with the chip's outputs and the HLO its compiler made

@@ -23,8 +23,9 @@ import nbformat
 import pytest
 
 from autograder.grader import Limits, Settings, grade
+from autograder.report import report_class
 from autograder.grader.sandbox.launch import bwrap_works
-from autograder.notebooks import cell_grade_id, fill_answers
+from autograder.common.notebooks import cell_grade_id, fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
@@ -454,6 +455,7 @@ def attacked(tmp_path_factory):
         limits = Limits(work_bytes=96 * 2**20)  # the disk cap, small enough to reach in a test
         settings = Settings(jobs=2, cell_timeout=CELL_TIMEOUT, notebook_timeout=NOTEBOOK_TIMEOUT, limits=limits)
         results = grade(subs, out, settings, quiet=True, names=[LESSON])
+        report_class(out, quiet=True)  # grade, then report, as the command line does
     finally:
         os.environ.pop("COURSE_TEST_SECRET", None)
         if saved[0] is None:

@@ -26,7 +26,7 @@ from autograder.grader.notebook.attacks import static_attacks
 from autograder.grader.core.studentcode import Protected, definitions_only, parse_error
 from autograder.grader.classroom.intake import take
 from autograder.grader.notebook.submissions import parse_notebook, tampering
-from autograder.textsafe import printable
+from autograder.common.textsafe import printable
 from autograder.grader.notebook.verdict import HIDDEN_FAILED, PRECEDENCE, decide, points_of, status
 
 
@@ -943,7 +943,7 @@ def test_a_feedback_page_has_the_lessons_title_and_whole_docstrings_grouped_by_e
     from autograder.grader.core.model import Outcome, Result, TestResult
     from autograder.grader.classroom.outputs import feedback_html
     from autograder.grader.notebook.plan import docstring
-    from autograder.notebooks import lesson_title
+    from autograder.common.notebooks import lesson_title
 
     wrapped = '"""Visible: 1 + 2**-8 is half an ulp of 1 (a tie,\n    rounds to even: 1).\n\nMore."""\nx = 1'
     assert docstring(wrapped) == "Visible: 1 + 2**-8 is half an ulp of 1 (a tie, rounds to even: 1)."

@@ -13,7 +13,7 @@ import time
 import nbformat
 import pytest
 
-from autograder.notebooks import fill_answers
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 pytestmark = pytest.mark.slow

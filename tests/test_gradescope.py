@@ -244,7 +244,7 @@ def test_a_hidden_check_shows_passed_or_failed_only(visibility):
 def test_a_failed_check_names_its_known_mistake_as_the_feedback_page_does():
     """Issue 32 on Gradescope: under a failed check (hidden too) the known mistake it behaves like,
     in the library's words; nothing under a passed one, nothing of the hidden test's own text."""
-    from autograder import mistakes
+    from autograder.common import mistakes
 
     key = mistakes.load(LESSON)[0].key
     r = hand_made("expected 42.125")

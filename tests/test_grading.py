@@ -20,9 +20,9 @@ import pytest
 
 from autograder.grader import Settings, grade
 from autograder.grader.notebook.verdict import HIDDEN_FAILED
-from autograder.lessoncheck import load_mutants
-from autograder.mistakes import load
-from autograder.notebooks import cell_grade_id, fill_answers
+from autograder.course.lessoncheck import load_mutants
+from autograder.common.mistakes import load
+from autograder.common.notebooks import cell_grade_id, fill_answers
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
 pytestmark = pytest.mark.slow

@@ -1,7 +1,7 @@
-"""autograder/hardware.py, the run on a real accelerator: its probe names the arithmetic of DEFAULT
+"""autograder/chip/hardware.py, the run on a real accelerator: its probe names the arithmetic of DEFAULT
 precision correctly (checked here under emulated TPU and GPU precision); it runs student releases
 (only stub errors allowed), solutions (every test must pass) and device-only wrong answers in one
-process with the plain cell runner (autograder/cellrunner.py), and reports each failure as failed;
+process with the plain cell runner (autograder/chip/cellrunner.py), and reports each failure as failed;
 and it needs nothing beside the standard library, NumPy and JAX: no nbformat, nbclient, IPython
 kernel, nbgrader or traitlets, and no TCP socket (a TPU machine may refuse even loopback)."""
 
@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from autograder import cellrunner, hardware
+from autograder.chip import cellrunner, hardware
 from autograder.chip import emulation
 from conftest import ROOT
 
@@ -122,7 +122,7 @@ def test_run_reports_student_and_solution_notebooks_and_device_only_mistakes(tmp
     fake_course(tmp_path)
     out = tmp_path / "out"
     code = NO_JUPYTER_NO_TCP + (
-        f"from pathlib import Path\nfrom autograder import hardware\n"
+        f"from pathlib import Path\nfrom autograder.chip import hardware\n"
         f"sys.exit(hardware.run(Path({str(out)!r}), root=Path({str(tmp_path)!r})))"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -202,7 +202,7 @@ def test_cell_runner_runs_cells_as_a_kernel_would(tmp_path):
 
 
 def test_imports_need_only_the_standard_library_numpy_and_jax():
-    """autograder.hardware (and what it loads for a run: the cell runner, the golden recorder, the
+    """autograder.chip.hardware (and what it loads for a run: the cell runner, the golden recorder, the
     mistakes library) imports with every Jupyter package missing, and loads nothing outside the
     standard library but NumPy."""
     code = NO_JUPYTER_NO_TCP + textwrap.dedent(
@@ -210,7 +210,7 @@ def test_imports_need_only_the_standard_library_numpy_and_jax():
         def loaded():
             return {m.split(".")[0] for m in sys.modules if sys.modules[m] is not None}
         before = loaded()  # the interpreter's own start-up (site, .pth files)
-        import autograder.hardware, autograder.golden, autograder.mistakes, autograder.cellrunner
+        import autograder.chip.hardware, autograder.chip.golden, autograder.common.mistakes, autograder.chip.cellrunner
         print(sorted(loaded() - before - set(sys.stdlib_module_names) - {"autograder"}))
         """
     )

@@ -11,7 +11,7 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.notebooks import fill_answers
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 ONE, TWO, THREE = "01_number_formats", "02_matmul_accumulation", "03_int8_quantization"
@@ -26,7 +26,7 @@ def intake():
 
 
 def known():
-    from autograder.notebooks import lesson_answer_ids
+    from autograder.common.notebooks import lesson_answer_ids
 
     return lesson_answer_ids(ROOT)
 

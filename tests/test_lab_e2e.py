@@ -1,7 +1,7 @@
 """The real interface: JupyterLab with nbgrader's extensions, driven in headless Chromium.
 
 One JupyterLab server on a free loopback port (with a token) serves a scratch copy of the course,
-started by the same code as ``make lab`` (autograder/lab.py). Playwright drives Debian's Chromium
+started by the same code as ``make lab`` (autograder/course/lab.py). Playwright drives Debian's Chromium
 (``/usr/bin/chromium``, or $CHROMIUM) through the page a student sees: open lesson 02, Run All
 Cells, the cells before the first exercise give outputs and a figure, the first exercise's stub
 raises NotImplementedError in its visible test. Then the instructor's Nbgrader > Formgrader panel
@@ -22,8 +22,8 @@ import subprocess
 import nbformat
 import pytest
 
-from autograder.lab import course_copy, ensure_exchange, free_port, populate_gradebook, start_lab, stop_lab
-from autograder.notebooks import lessons
+from autograder.course.lab import course_copy, ensure_exchange, free_port, populate_gradebook, start_lab, stop_lab
+from autograder.common.notebooks import lessons
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow

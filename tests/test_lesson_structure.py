@@ -3,8 +3,8 @@
 import ast
 import re
 
-from autograder.lessoncheck import load_mutants
-from autograder.notebooks import cell_grade_id
+from autograder.course.lessoncheck import load_mutants
+from autograder.common.notebooks import cell_grade_id
 from conftest import LESSONS, hidden_test_seed_problems, source_nb
 
 # The fixed exercise contracts of COURSE.md: every one must be an answer cell of its lesson.
@@ -247,7 +247,7 @@ def test_planned_answers_answer_only_what_was_planned():
 def test_hidden_tests_draw_fresh_inputs_from_the_grading_seed(lesson):
     """docs/AUTHORING.md, "Fresh inputs per run": every hidden test that draws random data draws it
     from the grader's per-notebook GRADING_SEED, never from a literal seed (python -m
-    autograder.lessoncheck sweep then shows every correct answer passes for every seed)."""
+    autograder.course.lessoncheck sweep then shows every correct answer passes for every seed)."""
     problems = hidden_test_seed_problems(source_nb(lesson))
     print(f"{lesson}: {problems or 'every random hidden test draws from GRADING_SEED'}")
     assert not problems

@@ -1,9 +1,9 @@
-"""autograder.lessoncheck.reachable_tests: which test cells a swapped-in answer can change (the
+"""autograder.course.lessoncheck.reachable_tests: which test cells a swapped-in answer can change (the
 mutant checks skip the others). Over-approximating is safe; missing a cell is not."""
 
 import nbformat
 
-from autograder.lessoncheck import reachable_tests
+from autograder.course.lessoncheck import reachable_tests
 
 
 def notebook(*cells):
@@ -48,7 +48,7 @@ def test_ipython_syntax_is_treated_conservatively():
 def test_a_mutant_is_caught_by_its_hidden_test_and_where_marked_its_visible_one():
     """MutantResult.ok: its own hidden test failed, no other exercise's test did, and, for a mutant
     marked "visible_fails", its visible test failed too."""
-    from autograder.lessoncheck import MutantResult
+    from autograder.course.lessoncheck import MutantResult
 
     hidden, visible, other = "test_f_hidden", "test_f_visible", "test_g_hidden"
     assert MutantResult("f", "", [hidden]).ok

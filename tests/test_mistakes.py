@@ -10,10 +10,10 @@ import shutil
 import nbformat
 import pytest
 
-from autograder import mistakes as lib
-from autograder.config import INSTRUCTOR_ONLY, RELEASE_DIR, SOURCE_DIR
-from autograder.notebooks import answer_ids, cell_grade_id, solution_code
-from autograder.release import generate
+from autograder.common import mistakes as lib
+from autograder.common.config import INSTRUCTOR_ONLY, RELEASE_DIR, SOURCE_DIR
+from autograder.common.notebooks import answer_ids, cell_grade_id, solution_code
+from autograder.course.release import generate
 from conftest import LESSONS, ROOT, source_nb
 from test_publish import BLOCK, published_text
 
@@ -281,7 +281,7 @@ def test_lesson_constants_live_with_their_lessons(tmp_path):
     one is refused, and the course's dicts are the lessons' with "<lesson>:" in front."""
     import shutil
 
-    from autograder import mistakes
+    from autograder.common import mistakes
 
     root = tmp_path / "course"
     for lesson in ("04_xprof_profiling", "05_precision_policy"):

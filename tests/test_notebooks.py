@@ -7,7 +7,7 @@ that is not the reference (written by others from the contracts alone) gets its 
 
 Graded with GRADING_SEED = COURSE_TEST_SEED (default below, never a hidden test's own fallback),
 so the fresh-inputs path of every hidden test runs; a failure names the seed, and
-`COURSE_TEST_SEED=S pytest ...` or `python -m autograder.lessoncheck sweep LESSON --seed S`
+`COURSE_TEST_SEED=S pytest ...` or `python -m autograder.course.lessoncheck sweep LESSON --seed S`
 replays it.
 """
 
@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from autograder.lessoncheck import (
+from autograder.course.lessoncheck import (
     cell_errors,
     disallowed_student_errors,
     emulation_env,
@@ -26,8 +26,8 @@ from autograder.lessoncheck import (
     load_mutants,
     tpu_mutants,
 )
-from autograder.mistakes import NOT_DIAGNOSED
-from autograder.notebooks import cell_grade_id
+from autograder.common.mistakes import NOT_DIAGNOSED
+from autograder.common.notebooks import cell_grade_id
 from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
 
 pytestmark = pytest.mark.slow
@@ -146,7 +146,7 @@ def test_every_known_mistake_is_named_by_its_failed_checks(lesson, graded_candid
     """Diagnosis (issue 32): each known wrong answer, submitted alone, is named by its failed checks
     (alone, or in an "or" set with mistakes that behave the same on those checks' calls), and no
     check names another; the solution and every correct alternative are never diagnosed. Functions
-    whose calls cannot be replayed (autograder.mistakes.NOT_DIAGNOSED) are named by nothing."""
+    whose calls cannot be replayed (autograder.common.mistakes.NOT_DIAGNOSED) are named by nothing."""
     records, mutants, alternatives, _ = graded_candidates(lesson)
     bad = [(r.key or r.why, r.diagnosis_problems) for r in mutants + alternatives if r.diagnosis_problems]
     bad += [(r.grade_id, r.mistakes) for r in records if r.mistakes]

@@ -66,7 +66,7 @@ def test_attacks_graded_with_reworded_messages_keep_their_outcomes(monkeypatch):
     the original words."""
     from autograder.grader.notebook.grade import grade_notebook
     from autograder.grader.core.settings import Limits, Settings
-    from autograder.notebooks import fill_answers
+    from autograder.common.notebooks import fill_answers
     from conftest import ROOT, grading_lesson, source_nb, student_nb
 
     lesson = "01_number_formats"

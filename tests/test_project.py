@@ -237,35 +237,52 @@ def test_the_packages_imports_have_no_cycle_and_no_private_name_crosses_a_module
     assert _cycles(edges) == []
 
 
-def report_and_grader_crossings(edges) -> list[str]:
-    """The imports between the report and the grader against their order grader/core <- report <-
-    grader/classroom: the report reads the grader's data model only (core), and only the classroom
-    layer (a class run building its report) calls the report, so no package-level cycle joins them."""
-    wrong = []
+# The top-level packages, in the order they may import one another (autograder/__init__.py): each
+# imports only itself and those before it; the command line (autograder/__main__.py) composes them.
+PACKAGES = ("common", "chip", "grader", "report", "gradescope", "course")
+
+
+def _package_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in PACKAGES else None
+
+
+def against_the_package_order(edges) -> list[str]:
+    """Each import from one top-level package into a later one (a module, then its package pair)."""
+    wrong, pairs = [], set()
     for a in sorted(edges):
         for b in sorted(edges[a]):
-            if a.startswith("autograder.report") and b.startswith("autograder.grader"):
-                if not b.startswith("autograder.grader.core"):
-                    wrong.append(f"{a} -> {b}")
-            if a.startswith("autograder.grader") and b.startswith("autograder.report"):
-                if not a.startswith("autograder.grader.classroom"):
-                    wrong.append(f"{a} -> {b}")
-    return wrong
+            pa, pb = _package_of(a), _package_of(b)
+            if pa and pb and PACKAGES.index(pb) > PACKAGES.index(pa):
+                wrong.append(f"{a} -> {b}")
+                pairs.add(f"{pa} -> {pb}")
+    return wrong + sorted(pairs)
 
 
-def test_the_report_reads_the_grader_s_data_model_only_and_only_the_classroom_calls_it():
+def test_the_top_level_packages_import_in_one_direction():
+    """Issue 53 (2): common <- chip <- grader <- report <- gradescope <- course, every import of
+    every module (function-level ones too); the grader never imports the report: the command line
+    composes "grade, then report". No module lies loose at the top but the command line."""
     edges, _ = _import_graph()
-    assert any(
-        a.startswith("autograder.report") and b.startswith("autograder.grader.core") for a in edges for b in edges[a]
-    )
-    assert report_and_grader_crossings(edges) == []
-    planted = {
-        **edges,
-        "autograder.report.archives": edges["autograder.report.archives"] | {"autograder.grader.classroom.intake"},
-    }
-    assert report_and_grader_crossings(planted) == ["autograder.report.archives -> autograder.grader.classroom.intake"]
-    planted = {**edges, "autograder.grader.checker.main": {"autograder.report.templating"}}
-    assert report_and_grader_crossings(planted) == ["autograder.grader.checker.main -> autograder.report.templating"]
+    assert {_package_of(m) for m in edges} >= set(PACKAGES), "the graph was built"
+    assert against_the_package_order(edges) == []
+    loose = sorted(p.name for p in (ROOT / "autograder").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]
+
+
+def test_the_package_order_check_can_fail():
+    """A planted import of the report from the grader, and of the grader from common, are found."""
+    edges, _ = _import_graph()
+    planted = {**edges, "autograder.grader.classroom.outputs": {"autograder.report.html"}}
+    assert against_the_package_order(planted) == [
+        "autograder.grader.classroom.outputs -> autograder.report.html",
+        "grader -> report",
+    ]
+    planted = {**edges, "autograder.common.textsafe": {"autograder.grader.core.wire"}}
+    assert against_the_package_order(planted) == [
+        "autograder.common.textsafe -> autograder.grader.core.wire",
+        "common -> grader",
+    ]
 
 
 def test_the_import_graph_check_sees_function_level_imports_and_cycles(tmp_path, monkeypatch):

@@ -3,13 +3,13 @@ limits docs/AUTHORING.md measured on the lessons of d2l, Neuromatch, fast.ai and
 ("Measured limits"), the chip's evidence stays in ``<details>`` notes, no cell names a file a
 student does not have, and each title cell states the time a measured read takes ("Stated times").
 
-The measures are autograder/prose.py's (``python -m autograder.prose FILE`` prints them); the unit
+The measures are autograder/course/prose.py's (``python -m autograder.course.prose FILE`` prints them); the unit
 tests at the end check that they find what they name, on the kind of text issue 52 quoted.
 """
 
 import json
 
-from autograder import prose
+from autograder.course import prose, student_files
 from conftest import ROOT
 
 
@@ -57,7 +57,7 @@ def test_the_main_line_leaves_versions_dates_and_issue_numbers_to_notes(lesson):
 
 
 def test_no_cell_names_a_file_the_student_does_not_have(lesson):
-    assert prose.unavailable_files(release(lesson), prose.repository_data_files(ROOT)) == []
+    assert student_files.unavailable_files(release(lesson), student_files.repository_data_files(ROOT)) == []
 
 
 def test_the_stated_time_is_the_measured_read(lesson):
@@ -115,7 +115,7 @@ def test_unavailable_files_are_found_in_markdown_and_code_but_not_in_urls(tmp_pa
         "https://cloud.google.com/tpu/docs/v5e is fine.",
         code=["# measured on both (hardware.json)\nx = 1  # the trace's own trace.json.gz is the student's"],
     )
-    found = prose.unavailable_files(path, {"hardware.json", "tpu_matvec.json"})
+    found = student_files.unavailable_files(path, {"hardware.json", "tpu_matvec.json"})
     assert found == ["tests/data/tpu", "docs/HARDWARE.md", "HARDWARE.md", "hardware.json"]
 
 

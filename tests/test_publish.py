@@ -9,8 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import publish as pub
-from autograder.config import RELEASE_DIR, colab_url, course_settings, student_repository
+from autograder.course import publish as pub
+from autograder.common.config import RELEASE_DIR, colab_url, course_settings, student_repository
 from conftest import LESSONS, ROOT
 
 OTHER = "https://github.com/some-university/precision-course-student"
@@ -274,7 +274,7 @@ def test_refuses_the_instructors_repository_unless_told(tmp_path, capsys):
 
 
 def test_the_student_readme_is_the_instructors_template(tmp_path, monkeypatch):
-    """README.md is autograder/templates/student_README.md with its placeholders filled; an edit of
+    """README.md is autograder/course/templates/student_README.md with its placeholders filled; an edit of
     the template is what students read (other braces stay text)."""
     lesson = LESSONS[0]
     root = course_copy(tmp_path / "course", OTHER, lessons=[lesson])

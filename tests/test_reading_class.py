@@ -63,7 +63,8 @@ def hostile_class(tmp_path_factory):
     for student, raw in files.items():
         (subs / student).mkdir(parents=True)
         (subs / student / f"{LESSON}.ipynb").write_bytes(raw)
-    assert len(files["outputs_300k"]) == 1_257_965 and len(files["outputs_100k"]) == 457_965, "issue 50's files"
+    # issue 50's files: 1.26 MB and 457 KB (the lesson's own text around the items varies with the release)
+    assert 1.2e6 < len(files["outputs_300k"]) < 1.32e6 and 4.2e5 < len(files["outputs_100k"]) < 5.0e5
     assert len(files["answer_20mb"]) > 20 * 10**6
     return subs, bounded("class", str(subs), LESSON)
 

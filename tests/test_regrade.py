@@ -14,6 +14,7 @@ from autograder.__main__ import main
 from autograder.grader.classroom import classrun
 from autograder.grader.classroom.gradebook import Journal
 from autograder.grader.core.model import Outcome, Result, TestResult
+from autograder.report import report_class
 from autograder.grader.notebook.grade import notebook_seed
 from autograder.grader.core.settings import Settings
 from autograder.report import load
@@ -51,7 +52,9 @@ def fake(monkeypatch):
     def run(subs, out, quiet=True, **kw):
         state["run"] += 1
         state["graded"].append([])
-        return classrun.grade(subs, out, kw.pop("settings", Settings(jobs=1)), quiet=quiet, names=[LESSON], **kw)
+        results = classrun.grade(subs, out, kw.pop("settings", Settings(jobs=1)), quiet=quiet, names=[LESSON], **kw)
+        report_class(out, quiet=True)  # grade, then report, as the command line does
+        return results
 
     run.graded = state["graded"]
     return run

@@ -5,9 +5,9 @@ import re
 
 import nbformat
 
-from autograder.config import BADGE_MARKER, colab_url
-from autograder.notebooks import cell_grade_id
-from autograder.release import stale_files
+from autograder.common.config import BADGE_MARKER, colab_url
+from autograder.common.notebooks import cell_grade_id
+from autograder.course.release import stale_files
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
@@ -111,7 +111,7 @@ def test_example_class_is_built_from_the_committed_release(tmp_path):
 
 def test_hidden_test_cells_display_nothing_in_the_release(lesson):
     """What nbgrader leaves of a hidden test is its docstring, a bare string expression that
-    IPython would show as Out[]; the release ends it with ';' (autograder/release.py,
+    IPython would show as Out[]; the release ends it with ';' (autograder/course/release.py,
     quiet_docstring_cells). Run in a real IPython shell: no value displayed. The same source
     without the ';' does display it (so the check can fail)."""
     import ast

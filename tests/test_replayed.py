@@ -14,8 +14,8 @@ from autograder.grader.core.settings import SHARED_OUTCOME_LESSONS
 from autograder.grader.diagnosis.diagnose import Diagnoser
 from autograder.grader.diagnosis.recording import Recorder, plain_copy
 from autograder.grader.core.wire import Decoder, Encoder
-from autograder.mistakes import load
-from autograder.notebooks import fill_answers
+from autograder.common.mistakes import load
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, grading_lesson, source_nb, student_nb
 
 REFERENCE = "import numpy as np\n\ndef f(x):\n    return np.asarray(x) * 2\n"

@@ -714,7 +714,7 @@ def test_every_report_module_is_one_small_room():
 
     package = ROOT / "autograder" / "report"
     modules = sorted(package.glob("*.py"))
-    assert {m.stem for m in modules} >= {"__init__", "load", "stats", "figures", "html", "lms", "cli", "templating"}
+    assert {m.stem for m in modules} >= {"__init__", "load", "stats", "figures", "html", "lms", "cli"}
     for module in [*modules, ROOT / "autograder" / "grader" / "classroom" / "outputs.py"]:
         text = module.read_text()
         tree = ast.parse(text)
@@ -737,10 +737,10 @@ def test_every_report_module_is_one_small_room():
                 )
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert {"autograder", "autograder.grader", "autograder.report"} <= set(setuptools["packages"])
-    templates = sorted((package / "templates").iterdir())
+    templates = sorted((package.parent / "common" / "templates").iterdir())  # the pages' (common/templating.py)
     assert templates
     for template in templates:
-        patterns = setuptools["package-data"]["autograder.report"]
+        patterns = setuptools["package-data"]["autograder.common"]
         assert any(fnmatch.fnmatch(f"templates/{template.name}", p) for p in patterns), template.name
 
 
@@ -857,7 +857,7 @@ def test_names_that_neutralise_alike_keep_their_own_rows(tmp_path):
     character and its escape spelled out) get distinct grades.csv cells (textsafe.name_cell is
     one-to-one) and the report joins each cell to its own results.json row: no merged or swapped
     grades, no disagreement listed."""
-    from autograder.textsafe import name_cell
+    from autograder.common.textsafe import name_cell
 
     pairs = [("=a", "'=a"), ("b\n", "b\\n"), ("'c", "''c"), ("\\", "\\\\")]
     names = [n for pair in pairs for n in pair]
@@ -886,7 +886,7 @@ def test_misconceptions_rank_known_mistakes_by_students_with_coverage(tmp_path):
     and section), ranked by the students it describes, link their feedback pages, show an "or"
     diagnosis as one entry ("one of: A; B", issue 45) and per exercise the share of wrong answers no
     known mistake explains; the students' pages name the mistake under the failed check."""
-    from autograder import mistakes
+    from autograder.common import mistakes
     from autograder.grader.core.model import Outcome, Result, TestResult
     from autograder.grader.classroom.outputs import write_outputs
     from autograder.report import misconceptions as mc

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from autograder.mistakes import lookup
+from autograder.common.mistakes import lookup
 from autograder.grader.core.model import Outcome, Result, TestResult
 from autograder.grader.classroom.outputs import write_outputs
 from autograder.report import build_report, from_results, load

@@ -33,7 +33,7 @@ from autograder.grader.checker.spawn import stop_zygotes
 from autograder.grader.core.settings import Limits
 from autograder.grader.notebook.grade import Lesson, grade_notebook
 from autograder.grader.sandbox import launch as sandbox, owner, workfs
-from autograder.notebooks import fill_answers
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 from gradescope_harness import fake_bwrap
 

@@ -12,7 +12,7 @@ import pytest
 from autograder.grader.core import settings, wire
 from autograder.grader.notebook.plan import build_plan
 from autograder.grader.notebook.submissions import parse_notebook
-from autograder.textsafe import escape_controls, printable
+from autograder.common.textsafe import escape_controls, printable
 from bounded_reading import LESSON, grade_id, honest
 from conftest import grading_lesson
 
@@ -75,7 +75,7 @@ def test_a_notebook_of_many_broken_cells_gets_a_short_list_of_notes():
 
 def test_a_students_many_copies_of_one_lesson_are_named_in_a_short_note(tmp_path):
     from autograder.grader.classroom.intake import take
-    from autograder.notebooks import lesson_answer_ids
+    from autograder.common.notebooks import lesson_answer_ids
 
     raw = json.dumps(honest()).encode()
     (tmp_path / "ada").mkdir()

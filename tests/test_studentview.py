@@ -52,7 +52,7 @@ def test_no_renderer_reads_the_rows_status_or_checks_for_itself():
     renderers = [
         "autograder/grader/classroom/outputs.py",
         "autograder/gradescope/results.py",
-        "autograder/selfcheck.py",
+        "autograder/grader/classroom/selfcheck.py",
     ]
     for path in renderers:
         assert "student_view(" in (ROOT / path).read_text(), path

@@ -23,7 +23,7 @@ import pytest
 
 from autograder.grader.classroom.pool import WorkerDied, pool_grade
 from autograder.grader.core.settings import WORKER_DIES_ENV, WORKER_MEMORY_BYTES
-from autograder.notebooks import fill_answers
+from autograder.common.notebooks import fill_answers
 from conftest import ROOT, source_nb, student_nb
 
 MiB = 2**20
@@ -69,11 +69,25 @@ def run_pool(kinds, jobs=2, **kw) -> dict:
     return recorded
 
 
+@pytest.fixture(autouse=True)
+def _children_before():
+    """The children this process already had before the test (a checker zygote another test of the
+    same pytest worker left, say): not the pool's, so never counted as left behind."""
+    _BEFORE.clear()
+    _BEFORE.update(p.pid for p in psutil.Process().children(recursive=True))
+    yield
+
+
+_BEFORE: set[int] = set()
+
+
 def workers_left():
-    """This process's children still alive but multiprocessing's resource tracker (it lives as long
-    as this process)."""
+    """This process's children still alive that the test started (not those it had before it,
+    nor multiprocessing's resource tracker: it lives as long as this process)."""
     alive = []
     for p in psutil.Process().children(recursive=True):
+        if p.pid in _BEFORE:
+            continue
         try:
             if p.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(p.cmdline()):
                 alive.append(p)

@@ -1,5 +1,5 @@
 """What a TPU's compiler does with narrow casts inside ``jax.jit``: the patterns a student writes,
-each recorded on the chip (autograder/chip/cast_record.py; ``python -m autograder.hardware casts``).
+each recorded on the chip (autograder/chip/cast_record.py; ``python -m autograder.chip.hardware casts``).
 
 Inside ``jax.jit`` XLA on a TPU may compute with more precision than the types say
 (``--xla_allow_excess_precision``, default true; jax-ml/jax#6283): the rounding of a cast can vanish.

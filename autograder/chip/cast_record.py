@@ -1,6 +1,6 @@
 """Running the cast patterns (cast_patterns.py) and recording what a backend computes from them.
 
-    python -m autograder.hardware casts --out DIR   # DIR/tpu_casts.npz, tpu_casts.json, tpu_casts_hlo.json.gz
+    python -m autograder.chip.hardware casts --out DIR   # DIR/tpu_casts.npz, tpu_casts.json, tpu_casts_hlo.json.gz
 
 On a TPU this is the golden data tests/data/tpu/tpu_casts.* (the inputs stored beside the outputs,
 nothing regenerated) that tests/test_golden_casts.py holds the CPU emulation to; the compiled HLO
@@ -101,7 +101,7 @@ def compiled_hlo(names=None, data=None) -> dict[str, str]:
 def write(out: Path) -> dict:
     """Record every pattern on this backend: OUT/tpu_casts.npz (inputs and outputs), tpu_casts.json
     (what each is, the backend, versions, date) and tpu_casts_hlo.json.gz (the compiled HLO)."""
-    from ..golden import environment
+    from .golden import environment
 
     data = inputs()
     jit_out, jit_dtypes, jit_failed = compute(True, data=data)

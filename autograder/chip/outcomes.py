@@ -1,13 +1,13 @@
 """Every known answer's per-check outcomes on this machine: the chip's verdicts beside the emulation's.
 
-    python -m autograder.hardware outcomes --out DIR [--lessons 05,06]   # DIR/outcomes.json
+    python -m autograder.chip.hardware outcomes --out DIR [--lessons 05,06]   # DIR/outcomes.json
 
 For every solution notebook (run once, in this process, by cellrunner) each known answer of its
 lesson (the library's wrong answers, solutions/NN/mistakes.py, and other people's correct ones,
 tests/alternatives/NN.py) is swapped into the finished run and its exercise's own visible and
 hidden test cells run again. On a TPU the record is tests/data/tpu/tpu_outcomes.json; on a CPU
 under ``COURSE_EMULATE=tpu`` the same command gives the emulation's outcomes, and
-``python -m autograder.hardware compare`` sets the two side by side (docs/HARDWARE.md). Also: a
+``python -m autograder.chip.hardware compare`` sets the two side by side (docs/HARDWARE.md). Also: a
 small warmed XProf trace of this backend (``hardware trace``), which lesson 04 carries from a TPU.
 Only stdlib, NumPy and JAX.
 """
@@ -20,8 +20,8 @@ import os
 import time
 from pathlib import Path
 
-from ..cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
-from ..notebooks import ROOT, lessons
+from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from ..common.notebooks import ROOT, lessons
 
 CELL_TIMEOUT = 600
 
@@ -33,7 +33,7 @@ def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
     that a recorded verdict stays with the code it was measured on (source_sha tells a stale one)."""
     import ast
 
-    from ..mistakes import load
+    from ..common.mistakes import load
 
     found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
     path = root / "tests" / "alternatives" / f"{lesson}.py"
@@ -87,7 +87,7 @@ def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) 
 def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> int:
     """Every solution notebook of ``names`` (default: all), then every known answer's per-check
     outcomes (``check_outcomes``): OUT/outcomes.json, rewritten after every lesson."""
-    from ..golden import environment
+    from .golden import environment
 
     out.mkdir(parents=True, exist_ok=True)
     report = {
@@ -140,7 +140,7 @@ def device_only_mutants(lesson: str, run: NotebookRun, backend: str, root: Path 
     namespace), then the exercise's own visible and hidden test cells run again; the namespace is
     put back after each. Caught: its hidden test failed. On a TPU, a "tpu" one must be caught and a
     "cpu" one (a plain CPU's mistake that the chip computes right) must not."""
-    from ..mistakes import load
+    from ..common.mistakes import load
 
     mutants = [m for m in load(lesson, root) if m.only_under]
     if not mutants:

@@ -12,7 +12,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     ``chip_program(jaxpr) -> jaxpr`` (same inputs and outputs).
 
     Every rule below is a recorded pattern (tests/data/tpu/tpu_casts.json, ``python -m
-    autograder.hardware casts`` on a v5e with JAX 0.10.2, libtpu 0.0.42.1; tests/test_golden_casts.py
+    autograder.chip.hardware casts`` on a v5e with JAX 0.10.2, libtpu 0.0.42.1; tests/test_golden_casts.py
     holds this code to each one). The chip's compiler keeps a narrow value in float32 registers
     within a fused computation and rounds it only where it is stored in its type or fed to the MXU:
     - a cast round trip, and arithmetic between casts, is not rounded (``x.astype(bf16)

@@ -59,6 +59,7 @@ classroom/   a class
   overrides.py      an instructor's score for one row, with its reason: kept across regrades until removed
   outputs.py        grades.csv, tests.csv, feedback pages, the terminal table
   studentview.py    what a student may read of a row, decided once: feedback pages, Gradescope, check
+  selfcheck.py      a learner's self-check (python -m autograder check): one notebook, as its student reads it
 """
 
 import importlib

@@ -25,7 +25,7 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from ..config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ..common.config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ..grader.core.settings import Settings
 from .results import VISIBILITIES
 from .run import CONFIG

@@ -15,9 +15,9 @@ import re
 
 from ..grader.core.model import Result
 from ..grader.classroom.studentview import Check, StudentView, student_view
-from ..mistakes import sentence
+from ..common.mistakes import sentence
 from ..grader.core.settings import SHOWN_OUTPUT_CHARS
-from ..textsafe import printable
+from ..common.textsafe import printable
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")  # Gradescope's options
 WHEN = {

@@ -36,7 +36,7 @@ from ..grader.core.model import Status
 from ..grader.notebook.grade import grade_notebook
 from ..grader.notebook.submissions import lesson_of, read_submission
 from ..grader.core.settings import MAX_NOTEBOOK_BYTES, Limits, Settings
-from ..textsafe import printable
+from ..common.textsafe import printable
 from .results import no_notebook_json, results_json
 
 CONFIG = "gradescope.json"  # written by build.py beside the course: lesson, settings, seed, visibility

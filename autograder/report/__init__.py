@@ -1,8 +1,8 @@
 """The instructor's class report and the grade exports an LMS imports, from one class's grades.
 
 ``python -m autograder report OUT [--roster ROSTER.csv]`` rebuilds them from the files ``grade``
-wrote to OUT/ alone; ``grade`` builds them at the end of every run from the results it holds
-(load.from_results: the same class, the same page). They are:
+wrote to OUT/ alone; the command line's ``grade`` does the same at the end of every run
+(``report_class``: the grader itself never imports the report). They are:
 
 - ``OUT/report.html``: one self-contained page (figures are PNG data URIs drawn with matplotlib;
   no scripts, fonts or other files; a Content-Security-Policy forbids loading anything), built to
@@ -33,13 +33,12 @@ stats.py       the numbers: per lesson, per check, why a check lost its points, 
 misconceptions.py  the known mistakes diagnosed, one entry per student and exercise; coverage
 glance.py      the first screen's counts, the rows that need a human, OUT/missing.csv
 figures.py     the figures (matplotlib's object API, greyscale), as PNG data URIs
-html.py        the page: what goes on it, rendered from templates/report.html.j2
-templating.py  the Jinja2 environment of every page (autoescape, StrictUndefined), the feedback's too
+html.py        the page: what goes on it, rendered from common/templates/report.html.j2 (common/templating.py)
 lms.py         the wide CSV, the roster filled, the exports written
 cli.py         the command line
 """
 
-from ..textsafe import safe_csv_cell, write_safe_csv
+from ..common.textsafe import safe_csv_cell, write_safe_csv
 from .cli import main
 from .data import NEEDS_A_HUMAN, OUTCOMES, STATUSES, Check, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
@@ -56,6 +55,21 @@ from .stats import (
     ranked,
     ranked_exercises,
 )
+
+
+def report_class(out, quiet: bool = False):
+    """The class report (OUT/report.html) and the LMS exports of OUT, read from OUT/ alone: what the
+    command line does after grading, after an override, and as ``python -m autograder report``."""
+    import sys
+    from pathlib import Path
+
+    data = load(Path(out))
+    write_exports(Path(out), data=data)
+    page = build_report(Path(out), data)
+    if not quiet:
+        print(f"Class report: {page}", file=sys.stderr)
+    return page
+
 
 __all__ = [
     "NEEDS_A_HUMAN",
@@ -84,6 +98,7 @@ __all__ = [
     "ranked_exercises",
     "read_csv",
     "render",
+    "report_class",
     "safe_csv_cell",
     "wide_rows",
     "write_exports",

@@ -32,10 +32,10 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..lmsnames import CANVAS, MOODLE
+from ..common.lmsnames import CANVAS, MOODLE
 from ..grader.core.model import Result, Status
-from ..textsafe import printable
-from ..words import plural
+from ..common.textsafe import printable
+from ..common.words import plural
 
 FORMATS = ("auto", "students", "canvas", "moodle")
 FOLDER = "feedback-zips"

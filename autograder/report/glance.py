@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from ..textsafe import name_cell
+from ..common.textsafe import name_cell
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 
 MISSING_CSV = "missing.csv"

@@ -18,8 +18,8 @@ import statistics
 import urllib.parse
 from pathlib import Path
 
-from ..words import human_bytes
-from . import templating
+from ..common.words import human_bytes
+from ..common import templating
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
 from .glance import LISTED, MISSING_CSV, human_counts, human_rows, status_counts, write_missing

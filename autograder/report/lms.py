@@ -11,7 +11,7 @@ import io
 import re
 from pathlib import Path
 
-from ..textsafe import name_cell, write_safe_csv
+from ..common.textsafe import name_cell, write_safe_csv
 from .data import ClassData, fmt
 from .load import load
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..grader.core.model import Result, Status, lesson_keyed
-from ..textsafe import csv_forms, name_cell, safe_csv_cell
+from ..common.textsafe import csv_forms, name_cell, safe_csv_cell
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 
 

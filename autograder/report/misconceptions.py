@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..mistakes import Mistake, lookup
+from ..common.mistakes import Mistake, lookup
 from .data import ClassData, Row
 from .stats import cause, exercise_of
 

@@ -6,7 +6,7 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
-# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+# Numbers compared by value, whatever type carries them (autograder/common/mistakes.py): the reason.
 NUMBERS_BY_VALUE = {
     "evaluate_precision_policies": "errors and bytes: their values are the data",
     "accumulation_error_curve": "lists of errors: their values are the data",

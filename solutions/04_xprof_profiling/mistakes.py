@@ -6,10 +6,10 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
-# Never diagnosed (autograder/mistakes.py): a replay of this function is not the same call.
+# Never diagnosed (autograder/common/mistakes.py): a replay of this function is not the same call.
 NOT_DIAGNOSED = {"capture_warmed_trace": "profiles this machine: timings, and a trace folder it writes"}
 
-# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+# Numbers compared by value, whatever type carries them (autograder/common/mistakes.py): the reason.
 NUMBERS_BY_VALUE = {
     "count_events": "a count",
     "step_times_ms": "durations",

@@ -6,14 +6,14 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
-# Never diagnosed, compared by kind only, answered without timing (autograder/mistakes.py).
+# Never diagnosed, compared by kind only, answered without timing (autograder/common/mistakes.py).
 NOT_DIAGNOSED = {"benchmark": "times the callables a test lends it: timings, and arguments that are not data"}
 TIMINGS = {"policy_table": ["median_ms"]}
 # Replaying policy_table would run its twelve timed calls per policy for each mistake: the
 # replayed benchmark answers this instead (its values are TIMINGS, compared by kind only).
 TIMERS = {"benchmark": {"median_ms": 0.0, "min_ms": 0.0}}
 
-# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+# Numbers compared by value, whatever type carries them (autograder/common/mistakes.py): the reason.
 NUMBERS_BY_VALUE = {
     "policy_table": "errors and bytes: their values are the data",
 }

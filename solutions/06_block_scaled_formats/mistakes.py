@@ -6,7 +6,7 @@ lesson ``section`` to re-read. The grader diagnoses failed checks against them; 
 grades each one and asserts it loses only its own exercise. Plain data (read with
 ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 
-# Numbers compared by value, whatever type carries them (autograder/mistakes.py): the reason.
+# Numbers compared by value, whatever type carries them (autograder/common/mistakes.py): the reason.
 NUMBERS_BY_VALUE = {
     "nvfp4_quantize": "the tensor scale t: a NumPy float32 scalar or a 0-d float32 array",
 }

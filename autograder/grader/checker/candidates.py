@@ -1,4 +1,4 @@
-"""Authoring only (autograder.lessoncheck through run.run_variants), never a grading run: an
+"""Authoring only (autograder.course.lessoncheck through run.run_variants), never a grading run: an
 author's candidate answer swapped into a checker's student process, the tests that can reach it
 run, the original swapped back. The checker calls this only when its job lists variants."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 
 from ..core.settings import READY_NAMES
-from ...textsafe import printable
+from ...common.textsafe import printable
 
 
 def contract_names(defined, contract: list[str]) -> tuple[list[str], list[str]]:

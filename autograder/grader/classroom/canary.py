@@ -105,7 +105,7 @@ def _solution_key(lesson, settings: Settings) -> str:
 
 def solution_canary(lesson, settings: Settings, repository: Path) -> None:
     """The lesson's solution, graded as a student's notebook, gets full marks; CanaryFailed if not."""
-    from ...notebooks import fill_answers
+    from ...common.notebooks import fill_answers
     from ..notebook.grade import grade_notebook
 
     key = _solution_key(lesson, settings)

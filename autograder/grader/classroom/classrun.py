@@ -27,11 +27,11 @@ from pathlib import Path
 
 import nbformat
 
-from ...config import RELEASE_DIR, ROOT, SOURCE_DIR
-from ...mistakes import path_of as mistakes_path
-from ...notebooks import lesson_answer_ids, lessons
-from ...textsafe import printable
-from ...words import plural
+from ...common.config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ...common.mistakes import path_of as mistakes_path
+from ...common.notebooks import lesson_answer_ids, lessons
+from ...common.textsafe import printable
+from ...common.words import plural
 from ..core import observer
 from ..core.model import Job, Result, Status
 from ..core.settings import Settings
@@ -46,7 +46,7 @@ from .outputs import write_outputs
 def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesson]:
     """Each lesson's source, the release nbgrader makes of it now (which also records its grade
     cells in the gradebook at ``db_path``) and the committed notebooks/ (what students downloaded)."""
-    from ...release import generate, prepare_course
+    from ...common.generation import generate, prepare_course
 
     with tempfile.TemporaryDirectory(prefix="course-template-") as tmp:
         course = Path(tmp)
@@ -247,7 +247,6 @@ def grade(
     kept = len(shown) - sum(k in results for k in journal.rows)
     if kept and not quiet:
         print(f"Kept {plural(kept, 'row')} of earlier runs in {out} (outside this run's scope)", file=sys.stderr)
-    report(out, shown, quiet)
     faults = {(r.student, r.lesson): r for r in results.values() if r.status == Status.GRADER_ERROR}
     merged = {(r.student, r.lesson): r for r in shown} | faults
     return sorted(merged.values(), key=lambda r: (r.student, r.lesson))
@@ -266,16 +265,6 @@ def write_class(out: Path, rows, writer: GradebookWriter, touched: frozenset = f
     return shown
 
 
-def report(out: Path, shown: list[Result], quiet: bool) -> None:
-    from ...report import build_report, from_results, write_exports
-
-    data = from_results(out, shown)  # the class just written, not read back from OUT/
-    write_exports(out, data=data)
-    page = build_report(out, data)
-    if not quiet:
-        print(f"Class report: {page}", file=sys.stderr)
-
-
 def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) -> list[Result]:
     """OUT's outputs rewritten from its journal and overrides, nothing graded (after an override)."""
     out = Path(out).resolve()
@@ -287,7 +276,6 @@ def rewrite(out: Path, touched: frozenset = frozenset(), quiet: bool = False) ->
         shown = write_class(out, journal.rows.values(), writer, touched)
     finally:
         writer.close()
-    report(out, shown, quiet)
     return sorted(shown, key=lambda r: (r.student, r.lesson))
 
 

@@ -158,7 +158,7 @@ def _allowed_failures(dask_scheduler) -> int:
 def _describe_worker() -> dict:
     """On a worker: what it will grade with."""
     from ..sandbox import launch as sandbox
-    from ...config import ROOT
+    from ...common.config import ROOT
 
     return {"sandbox": sandbox.describe(), "python": sys.version.split()[0], "course": str(ROOT)}
 
@@ -195,7 +195,7 @@ def grade_on_worker(job: dict) -> dict:
     is this notebook's ``WorkerDied``). The sandbox keeps the course checkout off the student's
     read-only Python; on a worker that is this worker's own checkout when the parent's path does
     not exist here (no shared filesystem)."""
-    from ...config import ROOT
+    from ...common.config import ROOT
     from ..core.observer import plugin
     from ..notebook.grade import grade_job
 

@@ -130,9 +130,9 @@ GRADING_CODE = (
     "grader/**/*.py",
     "chip/emulat*.py",
     "chip/tpu_compiler.py",
-    "mistakes.py",
-    "notebooks.py",
-    "textsafe.py",
+    "common/mistakes.py",
+    "common/notebooks.py",
+    "common/textsafe.py",
 )
 NOT_GRADING = ("jobs", "seed")  # how many notebooks at once; the seed is compared row by row
 

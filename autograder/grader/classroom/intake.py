@@ -54,9 +54,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...notebooks import answer_ids, match_lessons
-from ...textsafe import printable
-from ...words import human_bytes
+from ...common.notebooks import answer_ids, match_lessons
+from ...common.textsafe import printable
+from ...common.words import human_bytes
 from ..core.settings import (
     MAX_FOLDER_DEPTH,
     MAX_NAME_CHARS,
@@ -67,7 +67,7 @@ from ..core.settings import (
 )
 from ..core.wire import whole_text
 from ..notebook.submissions import parse_notebook
-from ...lmsnames import CANVAS, MOODLE
+from ...common.lmsnames import CANVAS, MOODLE
 
 Key = tuple[str, str]  # (student, lesson)
 

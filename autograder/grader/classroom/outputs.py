@@ -15,11 +15,11 @@ from pathlib import Path
 
 from ..core.model import Result
 from ..core.model import STATUSES
-from ...textsafe import name_cell
-from ...textsafe import printable
-from ...mistakes import lookup
-from ...notebooks import lesson_title
-from ...report.templating import render
+from ...common.textsafe import name_cell
+from ...common.textsafe import printable
+from ...common.mistakes import lookup
+from ...common.notebooks import lesson_title
+from ...common.templating import render
 from .studentview import student_view
 
 
@@ -60,7 +60,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         f"{t.max_score:g}",
                         t.outcome,
                         "" if r.seed is None else r.seed,
-                        " or ".join(t.mistakes),  # keys of autograder.mistakes (lesson:function:id)
+                        " or ".join(t.mistakes),  # keys of autograder.common.mistakes (lesson:function:id)
                     ]
                 )
     titles = {n: lesson_title(n) for n in {r.lesson for r in results}}

@@ -45,7 +45,7 @@ import threading
 import time
 from multiprocessing.connection import wait
 
-from ...words import human_bytes
+from ...common.words import human_bytes
 from ..core.settings import (
     INTERRUPT_POLL,
     WORKER_DIES_ENV,

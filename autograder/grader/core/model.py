@@ -224,7 +224,7 @@ class TestResult:
     message: str = ""  # instructor-only: the exception's first line, for the class report
     output: str = ""  # a failed VISIBLE check's printed lines (expected against what came back)
     outcome: Outcome = Outcome.PASSED  # instructor-facing for hidden checks (the student sees pass/fail)
-    # the known mistakes (autograder.mistakes.Mistake.key, "lesson:function:id") a WRONG check's
+    # the known mistakes (autograder.common.mistakes.Mistake.key, "lesson:function:id") a WRONG check's
     # calls behave like, most specific first ("or" between several); empty: none (diagnose.py)
     mistakes: list[str] = field(default_factory=list)
 

@@ -96,7 +96,7 @@ def _same(a, b, rtol: float, atol: float) -> bool:
 # -- outcomes of one call (("ok", result) | ("raised", "Type: message")), compared -----------------
 def as_compared(value, timings=(), numbers: bool = False, phrases: dict | None = None):
     """``value`` as its function's declared comparison sees it (the lesson's constants,
-    autograder/mistakes.py): each dict's ``timings`` keys by their kind only (a float is a float);
+    autograder/common/mistakes.py): each dict's ``timings`` keys by their kind only (a float is a float);
     its ``phrases`` keys, where text, by which of those phrases they contain, lowercased (what the
     hidden test reads of a label); with ``numbers``, every number by its value whatever its type (a
     Python float, a NumPy scalar and a 0-d array of one value are one float; integers one int)."""

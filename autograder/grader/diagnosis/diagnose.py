@@ -24,7 +24,7 @@ What runs where:
   A mistake that hangs, returns something that is not plain data, or raises where the student's
   call returned, does not match; where the student's call raised, a match raises the same
   exception type with the same message (what the student's process sent back).
-- Never diagnosed: autograder.mistakes.NOT_DIAGNOSED (timing, side effects). TIMINGS (lesson 05's
+- Never diagnosed: autograder.common.mistakes.NOT_DIAGNOSED (timing, side effects). TIMINGS (lesson 05's
   policy_table's median_ms) are compared by kind only; TIMERS (lesson 05's benchmark) answer
   replays with zeros instead of timing; NUMBERS_BY_VALUE functions' numbers are compared by value
   whatever their type, and PHRASES keys' labels by the phrases the hidden test reads in them

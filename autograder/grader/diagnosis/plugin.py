@@ -1,7 +1,7 @@
 """Diagnosis, plugged into grading: the one module the grader's core reaches it through
 (observer.plugin()), and the only reader of a job's opaque ``diagnosis`` payload.
 
-- A lesson's part (``lesson_payload``, in the worker): its known mistakes (autograder.mistakes) and
+- A lesson's part (``lesson_payload``, in the worker): its known mistakes (autograder.common.mistakes) and
   the source notebook's reference answers, what a replay runs.
 - A worker's part (``Worker``), added to each checker's job: the replays' outcomes it kept for the
   lesson (replayed.py), whether its checkers may share theirs, and the run's folder of compiled
@@ -28,16 +28,16 @@ from .recording import Recorder
 
 def lesson_payload(source_nb, library: str, lesson: str) -> dict:
     """A lesson's diagnosis from its source notebook and its mistakes.py text ({}: none)."""
-    from ...mistakes import for_diagnosis
-    from ...mistakes import parse as parse_mistakes
+    from ...common.mistakes import for_diagnosis
+    from ...common.mistakes import parse as parse_mistakes
 
     mistakes = for_diagnosis(parse_mistakes(library, lesson)) if library else []
     return payload_of(source_nb, mistakes)
 
 
 def payload_of(source_nb, mistakes: list[dict]) -> dict:
-    """The same from the mistakes as autograder.mistakes.for_diagnosis gives them."""
-    from ...notebooks import cell_grade_id
+    """The same from the mistakes as autograder.common.mistakes.for_diagnosis gives them."""
+    from ...common.notebooks import cell_grade_id
     from ..core.studentcode import definitions_only
 
     if not mistakes:

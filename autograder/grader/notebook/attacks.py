@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..core.studentcode import Protected, parse_cell, root_name
-from ...textsafe import printable
+from ...common.textsafe import printable
 
 # Attribute names with no use in these exercises but every use in an attack on the grader.
 SUSPICIOUS_ATTRS = {

@@ -19,10 +19,10 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from ...notebooks import cell_grade_id, is_hidden, is_test, points
+from ...common.notebooks import cell_grade_id, is_hidden, is_test, points
 from .attacks import attacks_in
 from ..core.studentcode import Protected, definitions_of, definitions_only, parse_cell
-from ...textsafe import printable
+from ...common.textsafe import printable
 from ..core.settings import NAMED_IN_A_NOTE
 from .submissions import tampering
 

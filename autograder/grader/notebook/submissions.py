@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 from nbformat import NotebookNode
 
-from ...notebooks import answer_ids, cell_grade_id, is_test, lesson_answer_ids, lessons, match_lessons
-from ...textsafe import printable
+from ...common.notebooks import answer_ids, cell_grade_id, is_test, lesson_answer_ids, lessons, match_lessons
+from ...common.textsafe import printable
 from ..core.settings import (
     MAX_CELL_OUTPUTS,
     MAX_CELL_SOURCE_CHARS,

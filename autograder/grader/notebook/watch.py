@@ -20,7 +20,7 @@ from ..checker.names import record_forged
 from .plan import Plan, run_order
 from ..core.settings import CHECKER_GRACE as GRACE
 from ..core.settings import SETUP_CELLS, VARIANT_CELLS, Settings
-from ...textsafe import printable
+from ...common.textsafe import printable
 from ..core.wire import HEADER_SIZE, WireError, frame_length, parse, write_frame
 from ..checker.spawn import checker_env, start_checker
 from ..sandbox.workdir import new_job_dir, release_job_dir
@@ -81,7 +81,7 @@ def run_variants(
     start_at: int = 0,
     diagnosis: dict | None = None,
 ) -> tuple[list[TestRecord], list[str]]:
-    """Authoring only (autograder.lessoncheck), never grading: ``run_checker``, then each variant
+    """Authoring only (autograder.course.lessoncheck), never grading: ``run_checker``, then each variant
     (an author's wrong or correct answer swapped into the student's process; its "tests" index
     ``plan.tests``) runs the tests that can reach it, its result added to its dict."""
     return _session(plan, settings, repository, variants, seed, start_at, diagnosis or {})

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..core.model import ProcessEvent
 from ..core.settings import FREEZE_WAIT, Limits
-from ...words import human_bytes, plural
+from ...common.words import human_bytes, plural
 
 V2 = Path("/sys/fs/cgroup")
 CONTROLLERS = ("pids", "memory", "cpu")

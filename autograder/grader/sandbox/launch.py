@@ -43,7 +43,7 @@ from .cgroup import Cgroup, new_cgroup
 from .installation import python_executable, python_paths, reach, site_paths
 from .landlock import ETC_FILES
 from ..core.settings import UNPRIVILEGED, WORK_FS_SLACK_BYTES, WORK_FS_SLACK_FILES, Limits
-from ...words import human_bytes
+from ...common.words import human_bytes
 
 GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
 # copied side by side into the sandbox's code folder, where student_side.py imports the other two

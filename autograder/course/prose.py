@@ -1,7 +1,7 @@
 """How a lesson reads: measures of its prose, the same for the course's notebooks and for the
 lessons of other courses they are compared with (docs/AUTHORING.md, "Measured limits").
 
-``python -m autograder.prose FILE...`` prints, for each notebook (its markdown cells) or markdown
+``python -m autograder.course.prose FILE...`` prints, for each notebook (its markdown cells) or markdown
 page (outside its code blocks): sentences, their length in words (median, 90th percentile, max,
 how many over 40), parentheses inside parentheses, words per section (text between two
 headings), words before the first exercise (the first heading that names an exercise), and, for
@@ -20,7 +20,6 @@ import argparse
 import json
 import re
 import statistics
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -289,42 +288,6 @@ def estimated_minutes(path: Path) -> float:
     return main_words / READING_WPM + demos * MINUTES_PER_DEMO_CELL + points * MINUTES_PER_POINT
 
 
-def repository_data_files(root: Path) -> set[str]:
-    """The names of the repository's own .json and .npz files (a student has none of them)."""
-    try:
-        listed = subprocess.run(
-            ["git", "ls-files", "*.json", "*.npz"], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        listed = [str(p.relative_to(root)) for ext in ("json", "npz") for p in root.rglob(f"*.{ext}")]
-    return {Path(p).name for p in listed if not p.startswith(("notebooks/", ".venv/"))}
-
-
-# Folders of the course repository that the student release does not carry (autograder publish
-# gives students notebooks/, README.md, requirements.txt and the licence).
-INSTRUCTOR_FOLDERS = ("tests", "docs", "autograder", "solutions", "benchmarks", "examples", "deploy")
-
-
-def unavailable_files(path: Path, data_files: set[str]) -> list[str]:
-    """References in a notebook (markdown and code cells; URLs excepted) to the repository's
-    folders a student does not have or to its data files."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    folders = re.compile(r"(?<![\w./-])(" + "|".join(INSTRUCTOR_FOLDERS) + r")/[\w./-]*")
-    names = (
-        re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, sorted(data_files))) + r")(?![\w.-])")
-        if data_files
-        else None
-    )
-    found = []
-    for cell in cells:
-        text = _URL.sub(" ", "".join(cell["source"]))
-        found += [m.group(0) for m in folders.finditer(text)]
-        if names:
-            found += [m.group(0) for m in names.finditer(text)]
-        found += re.findall(r"\b(?:HARDWARE|COURSE|AUTHORING|GRADING|INSTRUCTORS|SCALING|TESTING)\.md\b", text)
-    return found
-
-
 def report(path: Path, long: int | None = None) -> str:
     found = sections(markdown_blocks(path))
     m = measure(found)
@@ -356,7 +319,7 @@ def report(path: Path, long: int | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m autograder.prose", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m autograder.course.prose", description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+", type=Path, help="notebooks (.ipynb) or markdown pages (.md)")
     p.add_argument("--long", type=int, default=None, help="also list the sentences longer than this many words")
     args = p.parse_args(argv)

@@ -1,6 +1,6 @@
 """Check one lesson the way the test suite does, in a few seconds per mutant.
 
-    python -m autograder.lessoncheck check solutions/NN_name/NN_name.ipynb
+    python -m autograder.course.lessoncheck check solutions/NN_name/NN_name.ipynb
 
 1. the solution notebook runs clean (hidden tests included) and how long it takes;
 2. its stubbed student version errors only with NotImplementedError or in test cells;
@@ -9,13 +9,13 @@
    of any other exercise (and the grader's diagnosis of its failed checks names it), and every
    correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
 
-    python -m autograder.lessoncheck try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
+    python -m autograder.course.lessoncheck try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
 
 swaps each answer listed in CANDIDATES.py (lists MUTANTS, CORRECT or WRONG of dicts
 ``function, why, source``) into the solution and prints which test cells fail (not their code),
 optionally under emulated TPU or GPU matmul precision.
 
-    python -m autograder.lessoncheck sweep NN_name [--seeds N] [--first I] [--seed S ...]
+    python -m autograder.course.lessoncheck sweep NN_name [--seeds N] [--first I] [--seed S ...]
 
 grades the solution, every mutant and every alternative once per grading seed (the
 ``GRADING_SEED`` hidden tests draw their inputs from; N seeds drawn as the grader draws them, or

@@ -7,7 +7,7 @@ import os
 import math
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STUB = "raise NotImplementedError()"
 
 

@@ -1,6 +1,6 @@
 """Time the course's matmuls on this machine's accelerator, several times over, and record it.
 
-    python -m autograder.chiptiming [--out DIR] [--repeats 5]    # DIR/tpu_timing.json
+    python -m autograder.chip.chiptiming [--out DIR] [--repeats 5]    # DIR/tpu_timing.json
 
 Two measurements that lesson 05 and the docs quote from a TPU (issue 43, item 5), each repeated
 ``--repeats`` times so that the record holds its own run-to-run spread:
@@ -9,7 +9,7 @@ Two measurements that lesson 05 and the docs quote from a TPU (issue 43, item 5)
    bf16 inputs, float32 at DEFAULT, HIGH and HIGHEST, int8 x int8, float8_e4m3fn inputs. Each
    repeat is CALLS back-to-back calls of one compiled program, timed to the last result (the
    dispatch of one call overlaps the work of the one before), as TFLOP/s (2 M K N per call);
-2. **lesson 05's time leg**: the solution notebook run in this process (autograder/cellrunner.py),
+2. **lesson 05's time leg**: the solution notebook run in this process (autograder/chip/cellrunner.py),
    then its ``policy_table`` called at the lesson's CPU size (256 x 1024 x 256) and at the size it
    times on an accelerator (4096^3), and the empty jitted call the lesson times as the dispatch
    cost, median of 30, each repeated.
@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from .notebooks import ROOT
+from ..common.notebooks import ROOT
 
 TIMING_JSON = "tpu_timing.json"
 SIZE = 8192
@@ -148,7 +148,7 @@ def record(out: Path, repeats: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m autograder.chiptiming", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m autograder.chip.chiptiming", description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     p.add_argument("--repeats", type=int, default=5)
     args = p.parse_args(argv)

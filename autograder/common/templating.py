@@ -1,5 +1,5 @@
 """The one Jinja2 environment of the course's pages (the class report, the students' feedback pages):
-templates from autograder/report/templates/ (package data), autoescaping on, ``StrictUndefined``
+templates from autograder/common/templates/ (package data: the report's and the feedback page's),
 (a name a template gets wrong fails loudly, never renders as nothing).
 
 Every ``{{ value }}`` is escaped: ``finalize`` writes it as ``html.escape`` does (``'`` as
@@ -16,7 +16,7 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from ..words import plural
+from .words import plural
 
 
 def _escaped(value) -> Markup:
@@ -33,7 +33,7 @@ def number(value: float, spec: str = "g") -> str:
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("autograder.report", "templates"),
+        loader=PackageLoader("autograder.common", "templates"),
         autoescape=select_autoescape(("html", "html.j2"), default_for_string=True, default=True),
         undefined=StrictUndefined,
         finalize=_escaped,

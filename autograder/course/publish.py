@@ -10,7 +10,7 @@ writes, into DIR, only what students need:
   ``--upstream-is-public`` says the badges are meant to open ``repository``). It must be
   the committed release: a notebook may differ from notebooks/ only in that badge URL, and
   publish refuses (changing nothing) when solutions/ was edited without ``release``;
-- ``README.md``: from the template ``autograder/templates/student_README.md`` (the instructor's
+- ``README.md``: from the template ``autograder/course/templates/student_README.md`` (the instructor's
   to edit): what the course is (the repository README's opening), the lesson table with its Colab
   badges, how to work and how to submit, the licence;
 - ``requirements.txt``: the pinned packages a learner needs on their own machine;
@@ -32,9 +32,9 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from .config import RELEASE_DIR, ROOT, colab_url, course_settings, student_repository
+from ..common.config import RELEASE_DIR, ROOT, colab_url, course_settings, student_repository
 from .release import build_release, lessons_table, release_differences
-from .words import plural
+from ..common.words import plural
 
 LICENCE_FILES = ("LICENSE", "NOTICE")
 OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)

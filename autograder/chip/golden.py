@@ -1,6 +1,6 @@
 """Golden data from an accelerator: small seeded inputs and what the chip computes from them.
 
-    python -m autograder.hardware golden --out DIR   # DIR/tpu_golden.npz and .json, DIR/tpu_matvec.npz and .json
+    python -m autograder.chip.hardware golden --out DIR   # DIR/tpu_golden.npz and .json, DIR/tpu_matvec.npz and .json
 
 Run on a TPU, the file is what tests/test_golden.py holds the CPU emulation of TPU precision
 (autograder/chip/) to: float32 dots at DEFAULT, HIGH and HIGHEST (inside and outside

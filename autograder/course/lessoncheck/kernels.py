@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..chip import emulation
-from ..notebooks import ROOT
-from ..notebooks import cell_errors as notebook_errors
-from ..notebooks import disallowed_student_errors as stub_only
-from ..notebooks import execute as run_notebook
+from ...chip import emulation
+from ...common.notebooks import ROOT
+from ...common.notebooks import cell_errors as notebook_errors
+from ...common.notebooks import disallowed_student_errors as stub_only
+from ...common.notebooks import execute as run_notebook
 
 TIMEOUT = 300
 
@@ -30,7 +30,7 @@ def execute(nb, cwd: Path | None = None, env: dict | None = None):
 
 def disallowed_student_errors(executed) -> list[tuple[int, str, str]]:
     """Errors a student version may not show: anything but NotImplementedError outside test cells
-    (autograder.notebooks.disallowed_student_errors)."""
+    (autograder.common.notebooks.disallowed_student_errors)."""
     return stub_only(cell_errors(executed))
 
 

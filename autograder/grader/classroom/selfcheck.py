@@ -8,12 +8,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .grader.classroom.classrun import load_lessons
-from .grader.notebook.grade import grade_notebook
-from .grader.notebook.submissions import lesson_of, read_submission
-from .grader.classroom.studentview import student_view
-from .mistakes import sentence
-from .notebooks import ROOT, lessons
+from .classrun import load_lessons
+from ..notebook.grade import grade_notebook
+from ..notebook.submissions import lesson_of, read_submission
+from .studentview import student_view
+from ...common.mistakes import sentence
+from ...common.notebooks import ROOT, lessons
 
 
 def check(notebook: Path, settings) -> int:

@@ -14,9 +14,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import nbformat
 
-from .config import ROOT, SOURCE_DIR
-from .notebooks import lessons
-from .words import plural
+from ..common.config import ROOT, SOURCE_DIR
+from ..common.notebooks import lessons
+from ..common.words import plural
 
 BUILD = ROOT / "build"
 
@@ -24,7 +24,7 @@ BUILD = ROOT / "build"
 def execute_lesson(lesson: str, timeout: int = 600) -> dict:
     from nbconvert import HTMLExporter
 
-    from .notebooks import execute
+    from ..common.notebooks import execute
 
     nb = nbformat.read(str(ROOT / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
     workdir = BUILD / "run" / lesson
@@ -72,10 +72,12 @@ def run(jobs: int | None = None) -> int:
 
     examples = ROOT / "examples" / "submissions"
     if examples.is_dir():
-        from .grader import Settings, grade, print_table
+        from ..grader import Settings, grade, print_table
+        from ..report import report_class
 
         print("\nGrading the bundled example class (examples/submissions/)...")
         print_table(grade(examples, BUILD / "grades", Settings(jobs=jobs), quiet=True))
+        report_class(BUILD / "grades", quiet=True)
         print(f"Gradebook: {BUILD / 'grades' / 'grades.csv'}")
         print(f"Class report: {BUILD / 'grades' / 'report.html'}")
     print(f"\nDone in {time.perf_counter() - t0:.0f} s. Executed notebooks: build/executed/, HTML: build/html/.")

@@ -1,6 +1,6 @@
 """JupyterLab on the course with nbgrader's extensions: ``make lab`` and the browser test.
 
-``python -m autograder.lab [JUPYTER LAB OPTIONS]`` (what ``make lab`` runs) starts JupyterLab on
+``python -m autograder.course.lab [JUPYTER LAB OPTIONS]`` (what ``make lab`` runs) starts JupyterLab on
 this repository, the instructor's view: ``solutions/`` (nbgrader's source), ``notebooks/`` (the
 student release), the formgrader, and nbgrader's assignment list and validate button. Before that
 it fills the course's ``gradebook.db`` (git-ignored) from ``solutions/`` by nbgrader's own
@@ -30,13 +30,13 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .config import RELEASE_DIR, ROOT, SOURCE_DIR
-from .notebooks import lessons
+from ..common.config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ..common.notebooks import lessons
 
 # What a course directory needs for nbgrader: the notebooks, the config and what it imports.
 COURSE_FILES = [SOURCE_DIR, RELEASE_DIR, "autograder", "nbgrader_config.py", "pyproject.toml"]
 GRADEBOOK = "gradebook.db"
-EXCHANGE = ".exchange"  # nbgrader's exchange (autograder/config.py: Exchange.root), git-ignored
+EXCHANGE = ".exchange"  # nbgrader's exchange (autograder/common/config.py: Exchange.root), git-ignored
 
 
 def course_copy(dest: Path, root: Path = ROOT) -> Path:

@@ -10,11 +10,11 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # traitlets only where nbgrader's configuration is made (autograder.hardware runs without it)
+if TYPE_CHECKING:  # traitlets only where nbgrader's configuration is made (autograder.chip.hardware runs without it)
     from traitlets.config import Config
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = "solutions"
 RELEASE_DIR = "notebooks"
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
@@ -56,7 +56,7 @@ INSTRUCTOR_ONLY = ("mistakes.py",)
 
 def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:
     """nbgrader settings for a course directory laid out like this repository."""
-    from traitlets.config import Config  # here, not at import: autograder.mistakes needs only paths
+    from traitlets.config import Config  # here, not at import: autograder.common.mistakes needs only paths
 
     c = Config()
     c.CourseDirectory.root = str(course_root)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..notebooks import ROOT, cell_grade_id
+from ...common.notebooks import ROOT, cell_grade_id
 from .candidates import MutantResult, reachable_tests
 from .kernels import TIMEOUT
 
@@ -28,17 +28,17 @@ def grade_variants(
     ``candidates`` then ``alternatives``); ``solution_tests=False`` skips grading the solution itself
     (its records then stay "skipped"). ``seed`` is the ``GRADING_SEED`` the hidden tests see, as
     ``grade`` gives each notebook its own."""
-    from ..grader.notebook.plan import build_plan
-    from ..grader.diagnosis.plugin import payload_of
-    from ..grader.notebook.watch import run_variants
-    from ..grader.core.settings import Settings
-    from ..grader.core.studentcode import Protected, definitions_only
+    from ...grader.notebook.plan import build_plan
+    from ...grader.diagnosis.plugin import payload_of
+    from ...grader.notebook.watch import run_variants
+    from ...grader.core.settings import Settings
+    from ...grader.core.studentcode import Protected, definitions_only
 
     source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
     release = nbformat.read(str(root / "notebooks" / lesson / f"{lesson}.ipynb"), as_version=4)
-    from ..mistakes import for_diagnosis
-    from ..mistakes import load as load_mistakes
-    from ..notebooks import fill_answers
+    from ...common.mistakes import for_diagnosis
+    from ...common.mistakes import load as load_mistakes
+    from ...common.notebooks import fill_answers
 
     plan = build_plan(source, release, fill_answers(release, source))
     diagnosis = payload_of(source, for_diagnosis(load_mistakes(lesson, root)))  # failed checks diagnosed as in grading

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..mistakes import NOT_DIAGNOSED
-from ..mistakes import load as load_mistakes
-from ..notebooks import ROOT, cell_grade_id
+from ...common.mistakes import NOT_DIAGNOSED
+from ...common.mistakes import load as load_mistakes
+from ...common.notebooks import ROOT, cell_grade_id
 
 
 def cpu_mutants(mutants: list[dict]) -> list[dict]:
@@ -44,7 +44,7 @@ class MutantResult:
     why: str
     failed_tests: list[str] = field(default_factory=list)
     visible_fails: bool = False  # the mutant's "visible_fails": its visible test must catch it too
-    key: str = ""  # a library mistake's key (autograder.mistakes.Mistake.key); "" for other answers
+    key: str = ""  # a library mistake's key (autograder.common.mistakes.Mistake.key); "" for other answers
     diagnosed: dict[str, list[str]] = field(default_factory=dict)  # failed test -> mistakes named there
 
     @property
@@ -52,7 +52,7 @@ class MutantResult:
         """How the grader's diagnosis of this answer's failed checks is wrong: a library mistake
         must be named (alone, or in an "or" set) by at least one failed check and every check that
         names something must name it; any other answer, and a mistake of a function that is never
-        diagnosed (autograder.mistakes.NOT_DIAGNOSED), must be named by none."""
+        diagnosed (autograder.common.mistakes.NOT_DIAGNOSED), must be named by none."""
         named = {g: keys for g, keys in self.diagnosed.items() if keys}
         if not self.key or self.key.rsplit(":", 1)[0] in NOT_DIAGNOSED:
             return [f"{g} names {keys}" for g, keys in named.items()]

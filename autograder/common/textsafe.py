@@ -8,7 +8,7 @@ detail) reaches a terminal, a CSV or a page through here:
 - ``safe_csv_cell``: the same escapes (newlines and tabs too: a cell is one line) and a ``'``
   before anything a spreadsheet would run as a formula (OWASP's advice);
 - HTML pages (the class report, the feedback pages) escape every value with the autoescaping
-  templates of autograder/report/templating.py on top of these.
+  templates of templating.py (beside this file) on top of these.
 """
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ import csv
 import re
 from pathlib import Path
 
-from .grader.core.wire import whole_text
+
+def whole_text(text: str) -> str:
+    """``text`` with each lone surrogate (no UTF-8 file, feedback page or CSV can hold one) as U+FFFD.
+    (grader/core/wire.py has the same few lines: it runs alone in the student's sandbox.)"""
+    try:
+        return text if text.encode("utf-8") else text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
 
 # C0/C1 controls, DEL, line/paragraph separators and the bidirectional overrides that can make
 # text display something other than what it holds.

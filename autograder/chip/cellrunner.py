@@ -1,7 +1,7 @@
 """A plain in-process notebook runner: each code cell exec'd in one namespace dict, as a kernel
 would, with no Jupyter at all (no nbformat, nbclient, ipykernel, sockets).
 
-For machines where a kernel cannot start (autograder/hardware.py on a TPU VM with no loopback TCP)
+For machines where a kernel cannot start (autograder/chip/hardware.py on a TPU VM with no loopback TCP)
 and where opening the accelerator costs seconds per process: many notebooks run one after the
 other in one process, each in a fresh namespace, its own temporary working folder, and with the
 process-wide state a notebook may change (NumPy's error handling, warning filters, environment

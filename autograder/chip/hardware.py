@@ -1,7 +1,7 @@
 """Run the course on this machine's own accelerator and record what happened.
 
-    python -m autograder.hardware run [--out DIR]      # probe, student + solution notebooks, mutants
-    python -m autograder.hardware golden [--out DIR]   # the chip's outputs on small seeded inputs
+    python -m autograder.chip.hardware run [--out DIR]      # probe, student + solution notebooks, mutants
+    python -m autograder.chip.hardware golden [--out DIR]   # the chip's outputs on small seeded inputs
 
 CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul precision
 (tests/test_emulation.py). This is the real thing, for a maintainer on a GPU or TPU machine:
@@ -18,7 +18,7 @@ CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul 
 It writes OUT/hardware.json (rewritten after every notebook, so a run cut short keeps what it did)
 and OUT/hardware.md, and exits 1 if a notebook fails (or, on a TPU, a device-only wrong answer
 passes). Where TPUs are there may be no Jupyter and no TCP, even on loopback, and one process at a
-time may hold the chip: so every notebook runs in this one process (autograder/cellrunner.py, a
+time may hold the chip: so every notebook runs in this one process (autograder/chip/cellrunner.py, a
 fresh namespace and working folder each), one after the other; ``--isolate`` runs each in a fresh
 subprocess instead, strictly one at a time (each pays JAX's start-up on the device again). Imports
 need only the standard library, NumPy and JAX (matplotlib for the notebooks' figures). How to run
@@ -38,8 +38,8 @@ import time
 from pathlib import Path
 
 from .cellrunner import NotebookRun, run_notebook
-from .chip.outcomes import device_only_mutants
-from .notebooks import ROOT, disallowed_student_errors, lessons
+from .outcomes import device_only_mutants
+from ..common.notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
 PRINTED_CHARS = 2000  # of each demo cell's printed lines kept in the record
@@ -203,7 +203,7 @@ def run_one(kind: str, path: Path, lesson: str, backend: str, root: Path, mutant
 
 def run_isolated(kind: str, path: Path, lesson: str, root: Path, mutants: bool) -> tuple[dict, list[dict]]:
     """One notebook in a fresh subprocess (strictly one at a time: one program may hold the chip)."""
-    cmd = [sys.executable, "-m", "autograder.hardware", "one", kind, str(path), lesson, "--root", str(root)]
+    cmd = [sys.executable, "-m", "autograder.chip.hardware", "one", kind, str(path), lesson, "--root", str(root)]
     proc = subprocess.run(cmd + ([] if mutants else ["--no-mutants"]), capture_output=True, text=True, cwd=ROOT)
     try:
         found = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -273,7 +273,9 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m autograder.hardware", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m autograder.chip.hardware",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="probe, run every student and solution notebook, write OUT/hardware.{json,md}")
@@ -308,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
         return 0
     if args.command == "casts":
-        from .chip.cast_record import write as write_casts
+        from .cast_record import write as write_casts
 
         meta = write_casts(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
@@ -317,15 +319,15 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [x for x in args.lessons.split(",") if x]
         pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
         names = [n for w in wanted for n in pick(w)] if wanted else lessons()
-        from .chip.outcomes import outcomes
+        from .outcomes import outcomes
 
         return outcomes(args.out, names=names)
     if args.command == "compare":
-        from .chip.outcomes import compare_here
+        from .outcomes import compare_here
 
         return compare_here(args.record, args.out, [x for x in args.lessons.split(",") if x])
     if args.command == "trace":
-        from .chip.outcomes import record_trace
+        from .outcomes import record_trace
 
         print(json.dumps(record_trace(args.out), indent=1))
         return 0

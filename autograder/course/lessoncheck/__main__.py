@@ -1,4 +1,4 @@
-"""The command line of autograder.lessoncheck (``python -m autograder.lessoncheck --help``)."""
+"""The command line of autograder.course.lessoncheck (``python -m autograder.course.lessoncheck --help``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..notebooks import student_version
+from ...common.notebooks import student_version
 from .candidates import emulated_mutants, load_alternatives, load_candidates, load_mutants, tpu_mutants
 from .kernels import cell_errors, disallowed_student_errors, execute
 from .sweep import sweep
@@ -89,7 +89,7 @@ def parser() -> argparse.ArgumentParser:
     from . import __doc__ as usage
 
     p = argparse.ArgumentParser(
-        prog="python -m autograder.lessoncheck",
+        prog="python -m autograder.course.lessoncheck",
         description=usage.split("\n\n")[0],
         epilog=usage.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -119,7 +119,7 @@ def main(argv: list[str]) -> int:
         return check(args.notebook.resolve())
     if args.command == "try":
         return try_answers(args.notebook.resolve(), args.candidates.resolve(), args.emulation)
-    from ..grader.notebook.grade import notebook_seed
+    from ...grader.notebook.grade import notebook_seed
 
     lesson = Path(args.lesson).stem
     seeds = args.seed or [notebook_seed(i, "sweep", lesson) for i in range(args.first, args.first + args.seeds)]

@@ -10,117 +10,22 @@ nothing (IPython shows a cell's last bare expression as ``Out[]``); its checksum
 
 from __future__ import annotations
 
-import ast
-import contextlib
 import filecmp
-import io
-import logging
 import shutil
 import tempfile
-import tokenize
 from pathlib import Path
 
 import nbformat
 
-from .config import (
-    BADGE_MARKER,
-    INSTRUCTOR_ONLY,
+from ..common.config import (
     RELEASE_DIR,
     ROOT,
     SOURCE_DIR,
-    colab_badge,
     colab_url,
-    nbgrader_config,
 )
-from .notebooks import lessons
-from .words import plural
-
-
-def with_badge(nb, lesson: str, root: Path = ROOT, repository: str | None = None):
-    """Replace the badge marker in the title cell with the lesson's Colab badge (opening the
-    notebook in ``repository``, by default ``[tool.course] repository``)."""
-    first = nb.cells[0]
-    if first.cell_type != "markdown" or BADGE_MARKER not in first.source:
-        raise ValueError(f"{lesson}: the first cell must be markdown holding {BADGE_MARKER}")
-    first.source = first.source.replace(BADGE_MARKER, colab_badge(lesson, root, repository))
-    return nb
-
-
-def prepare_course(
-    course: Path, root: Path = ROOT, names: list[str] | None = None, repository: str | None = None
-) -> list[str]:
-    """Copy the source notebooks into a scratch nbgrader course, badges filled in."""
-    names = names or lessons(root)
-    for lesson in names:
-        src = root / SOURCE_DIR / lesson
-        dst = course / SOURCE_DIR / lesson
-        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", *INSTRUCTOR_ONLY))
-        path = dst / f"{lesson}.ipynb"
-        nb = nbformat.read(str(path), as_version=4)
-        nbformat.write(with_badge(nb, lesson, root, repository), str(path))
-    return names
-
-
-def ends_with_semicolon(source: str) -> bool:
-    """Whether the last token of ``source`` (comments and newlines aside) is ``;``: IPython's rule
-    (``DisplayHook.semicolon_at_end_of_expression``) for not displaying the last expression."""
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    for tok in reversed(tokens):
-        if tok.type in (tokenize.ENDMARKER, tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
-            continue
-        return tok.type == tokenize.OP and tok.string == ";"
-    return False
-
-
-def only_strings(source: str) -> bool:
-    """Whether ``source`` is nothing but string-constant expressions (a docstring left alone)."""
-    try:
-        body = ast.parse(source).body
-    except SyntaxError:
-        return False
-    return bool(body) and all(
-        isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str) for s in body
-    )
-
-
-def quiet_docstring_cells(nb):
-    """End each graded test cell that holds only its docstring (what nbgrader leaves of a hidden
-    test) with ``;``, so that running it displays nothing, and recompute its nbgrader checksum."""
-    from nbgrader.utils import compute_checksum, is_grade, is_solution
-
-    for cell in nb.cells:
-        if (
-            cell.cell_type != "code"
-            or not is_grade(cell)
-            or is_solution(cell)
-            or not only_strings(cell.source)
-            or ends_with_semicolon(cell.source)
-        ):
-            continue
-        cell.source = cell.source.rstrip() + ";"
-        if not ends_with_semicolon(cell.source):  # e.g. a trailing comment swallowed the ';'
-            raise ValueError(f"cannot silence test cell {cell.metadata.nbgrader.get('grade_id')!r}")
-        if "checksum" in cell.metadata.nbgrader:
-            cell.metadata.nbgrader["checksum"] = compute_checksum(cell)
-    return nb
-
-
-def generate(course: Path, names: list[str], db_path: Path) -> None:
-    """Run nbgrader generate_assignment for each lesson inside ``course``, then silence the
-    docstring-only test cells of each release (``quiet_docstring_cells``)."""
-    from nbgrader.apps import NbGraderAPI
-
-    logging.getLogger("traitlets").setLevel(logging.ERROR)
-    api = NbGraderAPI(config=nbgrader_config(course, db_path))
-    for lesson in names:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            result = api.generate_assignment(lesson, force=True, create=True)
-        if not result["success"]:
-            raise RuntimeError(
-                f"nbgrader generate_assignment {lesson} failed:\n{result['log']}\n{result.get('error', '')}"
-            )
-        for nb_path in (course / RELEASE_DIR / lesson).glob("*.ipynb"):
-            nbformat.write(quiet_docstring_cells(nbformat.read(str(nb_path), as_version=4)), str(nb_path))
+from ..common.generation import generate, prepare_course
+from ..common.notebooks import lessons
+from ..common.words import plural
 
 
 def build_release(
