@@ -276,4 +276,5 @@ def test_the_xla_flag_restores_the_rounding_of_casts_inside_jit_on_the_chip():
         assert all(v for k, v in mutants.items() if k not in casts and k not in cpu_only)
         assert not any(mutants[k] for k in cpu_only), "a mistake only a plain CPU shows: the chip computes it right"
     text05 = text(LESSON05)
-    assert "three answers of this lesson and lesson 06 that round with a plain cast inside `jit` rounded again" in text05
+    flag_note = "three answers of this lesson and lesson 06 that round with a plain cast inside `jit` rounded again"
+    assert flag_note in text05
