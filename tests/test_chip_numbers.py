@@ -182,13 +182,8 @@ TIMING_QUOTES = [
     (LESSON05, "| `w8a8` | 1.70 ms | 1.12-1.73 ms | 33% |", "1.12-1.73", "w8a8 range", "{:.2f}"),
     (LESSON05, "| `w8a8` | 1.70 ms | 1.12-1.73 ms | 33% |", "33", "w8a8 dispatch %", "{:.0f}"),
     (LESSON05, "its fastest run is 2.6x the slowest", "2.6", "fp32 fastest / others slowest", "{:.1f}"),
-    (LESSON05, "every policy took 0.55-0.57 ms, 0.06-0.72% of the peak", "0.55-0.57", "small size ms", "{:.2f}"),
-    (LESSON05, "0.55-0.57 ms, 0.06-0.72% of the peak", "0.06-0.72", "small size % of peak", "{:.2f}"),
     (LESSON05, "reached 72% of the 6-pass peak", "72", "fp32 % of 6-pass peak", "{:.0f}"),
     (LESSON05, "and 49% of the bf16 peak", "49", "bf16 % of peak", "{:.0f}"),
-    (LESSON05, "of the rest of its 1.43 ms, 0.55 ms is the dispatch", "1.43", "bf16 ms", "{:.2f}"),
-    (LESSON05, "of the rest of its 1.43 ms, 0.55 ms is the dispatch", "0.55", "dispatch ms", "{:.2f}"),
-    (LESSON05, "float32 HIGHEST at 31 and int8 at 376 TOPS", "376", "int8 TFLOP/s", "{:.0f}"),
     (LESSON02, "`DEFAULT` 163 TFLOP/s, `HIGH` 63, `HIGHEST` 31", "63", "f32 HIGH TFLOP/s", "{:.0f}"),
     (LESSON02, "HIGH costs about 2.6x and HIGHEST about 5.2x", "5.2", "HIGHEST / DEFAULT time", "{:.1f}"),
     (LESSON02, "HIGH costs about 2.6x and HIGHEST", "2.6", "HIGH / DEFAULT time", "{:.1f}"),
@@ -228,7 +223,7 @@ def test_what_lesson05_concludes_from_its_times_holds_in_the_record(timing):
 # Figures written as "about": (where, words, figure as written, which figure, relative tolerance)
 ABOUT = [
     (LESSON05, "is about 4x the others, far beyond", "4", "fp32 / bf16 ms", 0.1),
-    (LESSON05, "costs about 6x the time of `bf16` (180 / 31)", "6", "bf16 / HIGHEST TFLOP/s", 0.1),
+    (LESSON05, "costs about 6x the time of `bf16`, and", "6", "bf16 / HIGHEST TFLOP/s", 0.1),
     (LESSON05, "an int8 dot runs at about twice the bf16 rate", "2", "int8 / bf16 TFLOP/s", 0.1),
 ]
 
@@ -281,4 +276,5 @@ def test_the_xla_flag_restores_the_rounding_of_casts_inside_jit_on_the_chip():
         assert all(v for k, v in mutants.items() if k not in casts and k not in cpu_only)
         assert not any(mutants[k] for k in cpu_only), "a mistake only a plain CPU shows: the chip computes it right"
     text05 = text(LESSON05)
-    assert "the three cast-based answers that fail the hidden tests of this lesson and lesson 06" in text05
+    flag_note = "three answers of this lesson and lesson 06 that round with a plain cast inside `jit` rounded again"
+    assert flag_note in text05
