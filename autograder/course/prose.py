@@ -29,8 +29,8 @@ MAIN_P90_WORDS = 30  # nine sentences in ten of the main line are at most this l
 NOTE_SENTENCE_WORDS = 60  # the longest sentence inside a <details> note
 MAIN_NESTING = 1  # parentheses may not hold parentheses in the main line...
 NOTE_NESTING = 2  # ...and notes may nest them once
-SECTION_WORDS = 500  # main-line words between two headings
-WORDS_BEFORE_FIRST_EXERCISE = 1000  # main-line words before the first exercise heading
+SECTION_WORDS = 400  # main-line words between two headings
+WORDS_BEFORE_FIRST_EXERCISE = 600  # main-line words before the first exercise heading
 
 # How long a lesson takes (docs/AUTHORING.md, "Stated times"): its main line read at this speed,
 # each demo cell run and looked at, each exercise point worked at.
