@@ -69,6 +69,14 @@ EVIDENCE = {
     "no-fma": ["chain_bf16"],
 }
 
+# Rules the pinned JAX no longer needs, kept because the emulation runs on any JAX it can wrap: each
+# is shown redundant here (its patterns match the chip without it), so the check fails if it is needed
+KEPT_FOR_OLDER_JAX = {
+    # XLA:CPU in JAX 0.12.0.1 summed an int8 x int8 -> float32 dot in float32 (127 * 127 * 4096 off by
+    # roundings); from 0.12.1 it accumulates in int32 and converts once, as the chip's MXU does
+    "integer-dots": "JAX 0.12.1",
+}
+
 RUN = """
 import json, os, sys
 import numpy as np
@@ -214,8 +222,12 @@ def test_every_rule_is_needed_by_a_recorded_pattern(chip, tmp_path):
 
     with ThreadPoolExecutor(2) as pool:
         results = dict(pool.map(without, EVIDENCE))
-    unneeded = [rule for rule, lost in results.items() if not lost]
+    unneeded = [rule for rule, lost in results.items() if not lost and rule not in KEPT_FOR_OLDER_JAX]
     assert not unneeded, f"rules no recorded pattern needs: {unneeded} ({results})"
+    # a rule kept for older JAX is redundant on the pinned one: its patterns are the chip's without it
+    # (were one lost, the CPU changed again and the rule is needed: move it back into the check above)
+    regained = {rule: results[rule] for rule in KEPT_FOR_OLDER_JAX if results[rule]}
+    assert not regained, f"rules kept for older JAX are needed on this one: {regained}"
 
 
 # Casts inside jax.checkpoint, custom_vmap and Pallas, probed on the chip (tests/data/tpu/tpu_probes.json,

@@ -123,7 +123,7 @@ def test_one_command_writes_a_zip_per_lesson_holding_grading_and_nothing_else(co
         assert not [n for n in names if "lessoncheck" in n or "__pycache__" in n or n.endswith(".pyc")]
         assert config["lesson"] == lesson and config["settings"]["seed"] == SEED
         assert config["hidden_visibility"] == "after_published" and config["settings"]["emulation"] == "tpu"
-        assert "jax==0.12.0.1" in requirements and "nbgrader==0.9.6" in requirements
+        assert "jax==0.12.1" in requirements and "nbgrader==0.9.6" in requirements
         assert not [r for r in requirements if r.split("==")[0] in ("pytest", "ruff", "playwright", "dask")]
 
 

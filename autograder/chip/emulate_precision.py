@@ -186,8 +186,9 @@ def _course_emulate_precision(mode):
     mxu_bf16 = jax.jit(mxu, static_argnums=1)
 
     def emulated_dot(
-        lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None
+        lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None, out_sharding=None, **extra
     ):
+        # extra: keywords newer JAX adds to lax.dot (0.12.1: reduction_order), passed on as given
         lhs_a, rhs_a = jnp.asarray(lhs), jnp.asarray(rhs)
         dtypes = {lhs_a.dtype, rhs_a.dtype}
         f32, bf = jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16)
@@ -202,6 +203,7 @@ def _course_emulate_precision(mode):
                 precision=precision,
                 preferred_element_type=preferred_element_type,
                 out_sharding=out_sharding,
+                **extra,
             )
         if f32 not in dtypes:  # TPU, bf16 x bf16: one MXU pass, float32 accumulation, one rounding at the end
             out_type = preferred_element_type or jnp.bfloat16
@@ -220,6 +222,7 @@ def _course_emulate_precision(mode):
                 precision=Precision.HIGHEST,
                 preferred_element_type=jnp.float32,
                 out_sharding=out_sharding,
+                **extra,
             )
 
         dims = canonical(dimension_numbers, lhs_a, rhs_a)

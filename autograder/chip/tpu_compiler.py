@@ -278,7 +278,8 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         out = eqn.outvars[0].aval
         integers = all(jnp.issubdtype(a.dtype, jnp.integer) for a in (la, ra))
         if integers and jnp.issubdtype(out.dtype, jnp.floating) and "integer-dots" not in without:
-            # integer operands: the MXU accumulates in int32 whatever the output type (exact sums)
+            # integer operands: the MXU accumulates in int32 whatever the output type (exact sums;
+            # XLA:CPU does too from JAX 0.12.1, not in 0.12.0.1: tests/test_golden_casts.py)
             params = dict(eqn.params, preferred_element_type=jnp.int32)
             (res,) = bind(eqn, [value(x) for x in ins], params)
             res = lax.convert_element_type(res, F32)
