@@ -28,7 +28,7 @@ run: $(STAMP)
 ## runs with its hidden tests under emulated TPU and GPU precision here; its plain-CPU run with
 ## nbmake is `make compat`'s (CI runs both), which keeps `make test` within 10 minutes on 2 cores.
 test: $(STAMP) sandbox lint
-	$(PY) -m pytest -n $(JOBS) --dist loadfile tests
+	$(PY) -m pytest -p no:nbmake -n $(JOBS) --dist loadfile tests
 
 ## make test-fast: the grader's pure core and the other tests that start no kernel (seconds)
 test-fast: $(STAMP) lint

@@ -17,6 +17,13 @@ import os
 import sys
 from pathlib import Path
 
+# jsonschema (nbformat's validator) imports rfc3987_syntax where it is installed (JupyterLab's
+# jupyter_events brings it), which builds a Lark grammar at import: about 1.7 s of every process
+# that reads a notebook, for an "iri" format check no notebook schema uses. Left out of ours
+# (tests/test_gradebook_schema.py: nbformat still validates); JupyterLab runs in its own process.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)
+
 # nbgrader runs `alembic` (and kernels run `python`) by name: make this interpreter's scripts
 # findable even when the virtual environment is not activated (make calls .venv/bin/python).
 _bin = str(Path(sys.executable).parent)

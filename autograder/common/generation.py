@@ -99,6 +99,9 @@ def generate(course: Path, names: list[str], db_path: Path) -> None:
     docstring-only test cells of each release (``quiet_docstring_cells``)."""
     from nbgrader.apps import NbGraderAPI
 
+    from .gradebookschema import install
+
+    install()
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     api = NbGraderAPI(config=nbgrader_config(course, db_path))
     for lesson in names:

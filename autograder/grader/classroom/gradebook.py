@@ -29,6 +29,9 @@ class GradebookWriter:
         import warnings
         from nbgrader.api import Gradebook
 
+        from ...common.gradebookschema import install
+
+        install()  # the new gradebook's schema version read here, not by a subprocess
         warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy autoflush chatter
         warnings.filterwarnings("ignore", message=".*not in session.*")
         self.gb = Gradebook(f"sqlite:///{db_path}")
