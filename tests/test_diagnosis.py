@@ -99,6 +99,8 @@ MISTAKES = {
     "reference-again": "def f(x):\n    return np.asarray(x) * 2.0\n",  # the same as the reference
     "raises": "def f(x):\n    raise ValueError\n",
     "hangs": "def f(x):\n    while True:\n        pass\n",
+    "sleeps": "def f(x):\n    import time\n    time.sleep(1000)\n",
+    "waits-then-triples": "def f(x):\n    import time\n    time.sleep(1.0)\n    return np.asarray(x) * 3\n",
     "sibling": "def f(x):\n    return np.asarray(g(x)) * 2 - 2\n",  # the reference's g: x * 2
     "in-place": "def f(x):\n    x *= 2\n    return x\n",
     "reads": "def f(x):\n    return open(STUDENT_FILE).read()\n",
@@ -232,6 +234,20 @@ def test_a_mistake_that_hangs_raises_or_reaches_the_students_files_does_not_matc
     assert diagnose(d, work, lambda x: "what the student wrote") == [], "nothing of the student's is read"
     assert not (tmp_path / "out.txt").exists(), "a replay writes nothing"
     assert open(work / "answer.txt").read(), "the guard is off after the replay"
+
+
+def test_the_budget_is_cpu_time_so_a_busy_machine_names_the_same_and_a_sleeper_still_ends(tmp_path, monkeypatch):
+    """A replay's budget is the checker's CPU time (SIGPROF): time it spends off the CPU, as on a
+    busy machine where it waits for a core, does not use it, so a mistake that waits 1 s and then
+    answers is named under a 0.5 s budget. Wall time stays bounded (SIGALRM, DIAGNOSIS_WALL_FACTOR
+    times the budget): a mistake that sleeps for good does not match, and the check ends."""
+    import autograder.grader.diagnosis.diagnose as module
+
+    monkeypatch.setattr(module, "DIAGNOSIS_CALL_SECONDS", 0.5)
+    d, work = diagnoser(tmp_path, "sleeps", "waits-then-triples", "hangs")
+    t0 = time.monotonic()
+    assert diagnose(d, work, lambda x: x * 3) == ["00_l:f:waits-then-triples"]
+    assert time.monotonic() - t0 < 60, "the sleeper was stopped by the wall clock"
 
 
 def test_no_time_left_no_diagnosis(tmp_path):

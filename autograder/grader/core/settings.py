@@ -117,8 +117,11 @@ EMULATION_MODES = ("tpu", "gpu", "none")
 # before the grader has written its results
 GRADESCOPE_NOTEBOOK_TIMEOUT = 420.0
 # Diagnosis (diagnose.py): a failed check's calls replayed on the function's known wrong answers.
+# Its budgets are CPU seconds of the checker: a busy machine stretches the wall clock, not them, so
+# it names the same mistakes; the wall clock may run DIAGNOSIS_WALL_FACTOR times them at most.
 DIAGNOSIS_SECONDS = 20.0  # at most this per failed test, out of the test's own remaining time
 DIAGNOSIS_CALL_SECONDS = 5.0  # one wrong answer (or the reference) on one call: longer does not match
+DIAGNOSIS_WALL_FACTOR = 4.0
 DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it never ends a test)
 # the checker's address space may grow this much while one answer replays one call: a student's
 # small results passed on as another call's arguments (lesson 06: mx_quantize's scales into

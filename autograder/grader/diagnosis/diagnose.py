@@ -19,8 +19,11 @@ What runs where:
 - Only checker-owned inputs are read: a call whose paths reach the student's work folder is not
   recorded, the files a call named are re-digested before its replay, and while a replay runs an
   audit hook refuses every write and every read inside the student's folder.
-- Time: at most settings.DIAGNOSIS_SECONDS a failed test, never past the test's own limit less
-  DIAGNOSIS_MARGIN, and DIAGNOSIS_CALL_SECONDS for one answer on one call (the checker's SIGALRM).
+- Time: at most settings.DIAGNOSIS_SECONDS of the checker's CPU a failed test, and
+  DIAGNOSIS_CALL_SECONDS for one answer on one call (SIGPROF): a busy machine, which stretches the
+  wall clock and not a process's CPU time, names the same mistakes. Wall time is bounded too
+  (SIGALRM): DIAGNOSIS_WALL_FACTOR times those budgets at most (a replay that sleeps), and never
+  past the test's own limit less DIAGNOSIS_MARGIN.
   A mistake that hangs, returns something that is not plain data, or raises where the student's
   call returned, does not match; where the student's call raised, a match raises the same
   exception type with the same message (what the student's process sent back).
@@ -46,7 +49,13 @@ from .replayed import Exchange
 from .compare import agrees, as_compared, differs
 from .recording import Call, Unreplayable, described, path_digest, plain_copy
 from ..checker.standins import StudentFunction
-from ..core.settings import DIAGNOSIS_CALL_SECONDS, DIAGNOSIS_MARGIN, DIAGNOSIS_MEMORY_BYTES, DIAGNOSIS_SECONDS
+from ..core.settings import (
+    DIAGNOSIS_CALL_SECONDS,
+    DIAGNOSIS_MARGIN,
+    DIAGNOSIS_MEMORY_BYTES,
+    DIAGNOSIS_SECONDS,
+    DIAGNOSIS_WALL_FACTOR,
+)
 
 UNFINISHED = ("unfinished", None)  # it ran past its time (or the diagnosis's budget ended first)
 
@@ -80,7 +89,7 @@ def memory_capped(extra: int = DIAGNOSIS_MEMORY_BYTES):
 
 
 def _alarm(signum, frame):
-    raise ReplayTimeout("ran past its time")
+    raise ReplayTimeout("ran past its CPU time" if signum == signal.SIGPROF else "ran past its wall time")
 
 
 class Diagnoser:
@@ -117,7 +126,7 @@ class Diagnoser:
         # answered one of its calls otherwise is not that function, so a later check (the hidden
         # one after the visible one) replays only these
         self.consistent: dict[str, set[str]] = {}
-        self.deadline = 0.0
+        self.deadline = self.wall_deadline = 0.0
 
     def functions(self) -> set[str]:
         return set(self.by_function)
@@ -171,25 +180,32 @@ class Diagnoser:
         if value is not None:
             self.cache[(key, fingerprint)] = ("ok", value)
             return self.cache[(key, fingerprint)]
-        left = min(DIAGNOSIS_CALL_SECONDS, self.deadline - time.monotonic())
-        if left <= 0:
+        left = min(DIAGNOSIS_CALL_SECONDS, self.deadline - time.process_time())
+        wall = min(DIAGNOSIS_WALL_FACTOR * left, self.wall_deadline - time.monotonic())
+        if left <= 0 or wall <= 0:
             return UNFINISHED  # not cached: the budget, not the answer, ended it
-        outcome = UNFINISHED
-        previous = signal.signal(signal.SIGALRM, _alarm)
+        outcome, ran_out = UNFINISHED, ""
+        previous = {s: signal.signal(s, _alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
         try:
-            signal.setitimer(signal.ITIMER_REAL, left)
+            signal.setitimer(signal.ITIMER_PROF, left)  # the process's CPU time, all its threads
+            signal.setitimer(signal.ITIMER_REAL, wall)
             try:
                 outcome = self._call(key, function, source, call)
             finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.setitimer(signal.ITIMER_REAL, 0)
-        except ReplayTimeout:
-            outcome = UNFINISHED
+        except ReplayTimeout as exc:
+            outcome, ran_out = UNFINISHED, str(exc)
         except BaseException as exc:  # noqa: BLE001  matches only a student's call that raised the same
             outcome = ("raised", described(exc))
         finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        if outcome is not UNFINISHED or left == DIAGNOSIS_CALL_SECONDS:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+        # an answer that used its whole CPU budget is unfinished for good; one the wall clock or a
+        # short remainder stopped may finish another time
+        if outcome is not UNFINISHED or (left == DIAGNOSIS_CALL_SECONDS and "CPU" in ran_out):
             self.cache[(key, fingerprint)] = outcome
         if outcome[0] == "ok":
             self.exchange.keep(key, fingerprint, outcome[1])
@@ -221,7 +237,8 @@ class Diagnoser:
         budget = min(DIAGNOSIS_SECONDS, seconds_left - DIAGNOSIS_MARGIN)
         if budget <= 0:
             return []
-        self.deadline = time.monotonic() + budget
+        self.deadline = time.process_time() + budget  # CPU seconds of this process
+        self.wall_deadline = time.monotonic() + min(seconds_left - DIAGNOSIS_MARGIN, DIAGNOSIS_WALL_FACTOR * budget)
         found = []
         if self.owner is not None:
             self.owner.replaying = True
