@@ -65,7 +65,7 @@ def test_the_floor_check_stops_an_older_jax_with_one_sentence(version, backend, 
 
 def test_make_compat_runs_both_stacks_and_the_readme_says_what_was_tested():
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^compat: compat-newest compat-floor$", makefile, re.M)
+    assert re.search(r"^compat: compat-tests compat-newest compat-floor$", makefile, re.M)
     assert "jax==$(JAX_FLOOR) jaxlib==$(JAX_FLOOR)" in makefile and "--upgrade jax jaxlib" in makefile
     assert "RELEASE_TEST := test_student_release_runs_with_only_stub_errors" in makefile  # every lesson's:
     # tests/test_project.py collects what make compat's command line selects

@@ -308,6 +308,7 @@ ZEROES_SHM = '''def bf16_round(x):
 '''
 
 
+@pytest.mark.compat  # make compat (CI): a class run in the fallback sandbox
 def test_a_fallback_class_run_with_a_student_zeroing_dev_shm_grades_the_classmates(tmp_path):
     """Bubblewrap unavailable (a bwrap that cannot make namespaces first on PATH): a class of three
     graded with two workers, one student's function zeroing every file of /dev/shm (where the pool

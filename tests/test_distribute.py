@@ -28,7 +28,8 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "examples"))
 from make_class import breaker, write  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# make compat (CI): the Dask path, a cluster of its own per test, rarely changed
+pytestmark = [pytest.mark.slow, pytest.mark.compat]
 LESSON = "01_number_formats"
 SEED = 7
 

@@ -180,6 +180,7 @@ def test_the_record_is_a_tpu_s(chip):
     assert (DATA / "tpu_casts.npz").stat().st_size < 2_500_000
 
 
+@pytest.mark.compat  # make compat (CI): every recorded cast pattern again under the emulation
 def test_every_recorded_pattern_is_the_chips(chip, emulated):
     arrays, _ = chip
     got, failed = emulated
@@ -194,6 +195,7 @@ def test_every_recorded_pattern_is_the_chips(chip, emulated):
     assert not wrong, f"{wrong}: revisit {TEXT}"
 
 
+@pytest.mark.compat  # make compat (CI): reads the same emulated run of every pattern
 def test_what_is_not_modelled_is_stated(chip, emulated):
     """The chip's ldexp keeps a float32 subnormal input (the emulation computes it, flushed to 0 by
     the multiply): everything else of the pattern is bit for bit."""
@@ -211,6 +213,7 @@ def test_the_evidence_names_recorded_patterns():
         assert names and set(names) <= set(PATTERNS), (rule, set(names) - set(PATTERNS))
 
 
+@pytest.mark.compat  # make compat (CI): each rule of the emulation turned off in turn over every pattern
 def test_every_rule_is_needed_by_a_recorded_pattern(chip, tmp_path):
     """With one rule left out, at least one of its evidence patterns is no longer the chip's."""
     arrays, _ = chip

@@ -26,7 +26,8 @@ from autograder.course.lab import course_copy, ensure_exchange, free_port, popul
 from autograder.common.notebooks import lessons
 from conftest import ROOT
 
-pytestmark = pytest.mark.slow
+# make compat (CI): a real JupyterLab in Chromium, rarely changed
+pytestmark = [pytest.mark.slow, pytest.mark.compat]
 
 LESSON = "02_matmul_accumulation"  # runs in ~10 s on a CPU
 SHOTS = ROOT / "build" / "lab"

@@ -58,6 +58,7 @@ def test_every_kind_has_words_and_the_caps_are_the_limit_kinds():
     assert not caps & {ProcessEvent.DIED, ProcessEvent.TIMED_OUT, ProcessEvent.RESTARTS_USED}
 
 
+@pytest.mark.compat  # make compat (CI): every attack graded again with reworded messages
 @pytest.mark.slow
 def test_attacks_graded_with_reworded_messages_keep_their_outcomes(monkeypatch):
     """Lesson 01 graded for real with every message reworded on the grading side: a file flood

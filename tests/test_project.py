@@ -448,3 +448,59 @@ def test_make_compat_runs_every_solution_and_every_lesson_s_student_release():
         assert f"solutions/{lesson}/{lesson}.ipynb::{lesson}.ipynb" in items, (lesson, items)
         assert any(f"test_student_release_runs_with_only_stub_errors[{lesson}]" in i for i in items), (lesson, items)
     assert len(items) == 2 * len(LESSONS), items
+
+
+def _compat_tests() -> set[str]:
+    """file::function of each test marked `compat` (pyproject.toml): on itself or by its module."""
+    import ast
+
+    def marked(decorators) -> bool:
+        return any("pytest.mark.compat" in ast.unparse(d) for d in decorators)
+
+    found = set()
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        tree = ast.parse(path.read_text())
+        module = any(
+            isinstance(n, ast.Assign)
+            and any(getattr(t, "id", "") == "pytestmark" for t in n.targets)
+            and "pytest.mark.compat" in ast.unparse(n.value)
+            for n in tree.body
+        )
+        for node in tree.body:
+            if (
+                isinstance(node, ast.FunctionDef)
+                and node.name.startswith("test_")
+                and (module or marked(node.decorator_list))
+            ):
+                found.add(f"{path.name}::{node.name}")
+    return found
+
+
+def test_the_second_tier_is_make_compat_s_and_written_down():
+    """`make test` leaves out the tests marked `compat`; `make compat` (which CI runs after it) runs
+    exactly those first; docs/TESTING.md names each, so nothing moves out of `make test` unseen."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+
+    def recipe(target):
+        return subprocess.run(
+            ["make", "-n", "--no-print-directory", "--always-make", target, "COMPAT_PYTHON=python3"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+
+    test = [line for line in recipe("test").splitlines() if " -m pytest " in line]
+    assert len(test) == 1 and '-m "not compat" tests' in test[0], test
+    compat = [line for line in recipe("compat").splitlines() if " -m pytest " in line]
+    assert compat and compat[0].rstrip().endswith("-m compat tests"), compat
+    assert (ROOT / ".ci" / "run").read_text().split().count("make") >= 2 and "make compat" in (
+        ROOT / ".ci" / "run"
+    ).read_text()
+    second = _compat_tests()
+    assert len(second) >= 10, second
+    listed = (ROOT / "docs" / "TESTING.md").read_text()
+    missing = sorted(t for t in second if t.split("::")[1] not in listed)
+    assert not missing, f"docs/TESTING.md does not name these tests of make compat: {missing}"

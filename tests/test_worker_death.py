@@ -225,6 +225,7 @@ def test_a_class_run_survives_a_worker_death_and_a_rerun_keeps_the_fault_named(p
     assert grades(out) == {s: ("13", "ok") for s in (CULPRIT, "perfect_1", "perfect_2")}
 
 
+@pytest.mark.compat  # make compat (CI): the Dask path, as tests/test_distribute.py
 @pytest.mark.slow
 def test_a_dask_class_run_ends_the_same_way(perfect_class, tmp_path):
     out = tmp_path / "out"
