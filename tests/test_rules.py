@@ -256,6 +256,9 @@ def graded(tmp_path_factory):
         nbformat.write(nb, str(path))
         settings = Settings(jobs=1, emulation="none", seed=3)
         results[who] = grade_notebook(who, grading_lesson(lesson), path.read_bytes(), settings, ROOT)
+    quiet = Settings(jobs=1, emulation="none", seed=3, rules=False)  # --no-rules
+    path = out / "mistaken" / f"{lesson}.ipynb"
+    results["no rules"] = grade_notebook("mistaken", grading_lesson(lesson), path.read_bytes(), quiet, ROOT)
     return results, truncates, out
 
 
@@ -271,6 +274,14 @@ def test_a_library_mistake_is_named_and_its_hidden_check_shows_the_rule_it_broke
     assert "never simply cut off" in hidden.rule
     assert t["test_bf16_round_visible"].rule == ""  # a visible check shows its own message
     assert all(x.rule == "" for x in t.values() if x.score == x.max_score)
+
+
+def test_no_rules_records_and_shows_none_and_changes_nothing_else(graded):
+    """--no-rules (Settings.rules=False): the same points, outcomes and named mistakes, no rule."""
+    results, _, _ = graded
+    same = lambda r: [(t.grade_id, t.score, t.outcome, t.mistakes) for t in r.tests]  # noqa: E731
+    assert same(results["no rules"]) == same(results["mistaken"])
+    assert any(t.rule for t in results["mistaken"].tests) and not any(t.rule for t in results["no rules"].tests)
 
 
 def test_the_students_assertion_error_forges_no_rule(graded):
