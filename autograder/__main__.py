@@ -309,6 +309,12 @@ def _settings_arguments(p, jobs: bool, notebook_timeout: float | None = None) ->
         help="do not name the known mistake a failed check behaves like (default: named, within "
         f"{DIAGNOSIS_SECONDS:g} s of the check's own time)",
     )
+    p.add_argument(
+        "--no-rules",
+        action="store_true",
+        help="do not record or show the rule of the contract a wrong hidden check broke (default: "
+        "shown under the failed check: docs/AUTHORING.md, 'Rules')",
+    )
 
 
 def _settings(args):
@@ -322,6 +328,7 @@ def _settings(args):
         jobs=getattr(args, "jobs", None),
         seed=getattr(args, "seed", None),
         diagnose=not getattr(args, "no_diagnose", False),
+        rules=not getattr(args, "no_rules", False),
         limits=dataclasses.replace(Limits(), memory_bytes=int(args.memory * GiB)),
     )
 

@@ -21,6 +21,7 @@ SOME = Settings(
     max_output_chars=10,
     checker_memory_bytes=2**31,
     diagnose=False,
+    rules=False,
     limits=Limits(memory_bytes=2**30, work_files=5, cpus=0.5),
 )
 

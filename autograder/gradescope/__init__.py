@@ -4,7 +4,7 @@ build.py    ``python -m autograder gradescope OUT``: the zips (setup.sh, run_aut
 run.py      inside Gradescope's container: the canaries, the upload's notebook, grade_notebook,
             results.json written by the trusted side after grading (none on a grader fault)
 results.py  a Result as Gradescope's results.json: what the feedback page shows, hidden checks
-            passed or failed only
+            passed or failed, a failed one's known mistake and the rule it broke
 templates/  setup.sh and run_autograder, as they go into the zip
 
 Gradescope's formats, from its own documentation (gradescope-autograders.readthedocs.io, whose

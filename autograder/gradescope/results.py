@@ -11,10 +11,12 @@ is written from the same page and the tests validate every results.json against 
 
 from __future__ import annotations
 
+import functools
 import re
 
+from ..grader.core import rules
 from ..grader.core.model import Result
-from ..grader.classroom.studentview import Check, StudentView, student_view
+from ..grader.classroom.studentview import Check, StudentView, rule_line, student_view
 from ..common.mistakes import sentence
 from ..grader.core.settings import SHOWN_OUTPUT_CHARS
 from ..common.textsafe import printable
@@ -26,8 +28,9 @@ WHEN = {
     "after_published": "shown when your instructor publishes the grades",
 }
 HIDDEN_NOTE = (
-    "Hidden checks run fresh inputs and edge cases; they show passed or failed only (never their code, "
-    "messages or how they failed), and the status above comes from the visible checks."
+    "Hidden checks run fresh inputs and edge cases; they show passed or failed, and under a failed one the "
+    "rule of the exercise's contract it found broken (never their code, messages, inputs or expected values), "
+    "and the status above comes from the visible checks."
 )
 
 
@@ -49,26 +52,52 @@ def score_line(v: StudentView, hidden_visibility: str) -> str:
 
 
 def check_output(c: Check) -> str:
-    """One check's text on Gradescope: a hidden check's passed or failed only; a visible one's
-    outcome, its message and what it printed; under a failed one, the known mistake it behaves
-    like (the library's name, explanation and section), as on the feedback page."""
+    """One check's text on Gradescope: a hidden check's passed or failed, and under a failed one the
+    rule it broke (its author's sentence); a visible one's outcome, its message and what it printed;
+    under a failed one, first the known mistake it behaves like (the library's name, explanation
+    and section), as on the feedback page."""
     known = sentence(c.mistakes) if c.mistakes else []  # the library's text only
     if c.hidden:
-        return "\n".join([c.outcome, *known])
+        return "\n".join([c.outcome, *known, *([rule_line(c.rule)] if c.rule else [])])
     lines = [c.outcome + (f": {printable(c.error, 1000)}" if c.error else "")]
     if c.output:
         lines += ["what the check printed:", printable(c.output, SHOWN_OUTPUT_CHARS)]
     return "\n".join([*lines, *known])
 
 
-def hidden_shows(output: str) -> bool:
+@functools.lru_cache(maxsize=1)
+def course_rules() -> frozenset[str]:
+    """Every rule a failed hidden check of the course can show: each hidden test's rules and
+    default rule, and each exercise's ``raised`` sentence (core/rules.py), read from solutions/."""
+    import nbformat
+
+    from ..common.notebooks import ROOT, cell_grade_id, lessons
+
+    found = set()
+    for lesson in lessons():
+        nb = nbformat.read(str(ROOT / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
+        for c in nb.cells:
+            if c.cell_type == "code" and cell_grade_id(c).startswith("answer_"):
+                found.add(rules.raised(cell_grade_id(c).removeprefix("answer_")))
+            elif c.cell_type == "code":
+                found.update(rules.every_rule(c.source))
+    return frozenset(found)
+
+
+def hidden_shows(output: str, shown_rules: tuple[str, ...] | frozenset[str] = ()) -> bool:
     """Whether a hidden check's text on Gradescope shows only what a hidden check may: its outcome
     (passed or failed), then nothing but the library's sentences of the known mistake it behaves
-    like (mistakes.sentence: no input, expected value or test code). The harness's tests use it."""
+    like (mistakes.sentence: no input, expected value or test code) and, last, under a failed one,
+    the rule it broke: one of ``shown_rules`` (the solution's sentences, core/rules.py; by default
+    every rule of the course, ``course_rules``). The harness's tests use it."""
     first, *rest = output.split("\n")
+    last = rest[-1] if rest else ""
+    allowed = shown_rules or course_rules()
+    ruled = first == "failed" and last in {rule_line(r) for r in allowed}
+    known = rest[:-1] if ruled else rest
     return (
         first in ("passed", "failed")
-        and all(line.startswith("Your `") for line in rest)
+        and all(line.startswith("Your `") for line in known)
         and not (rest and first == "passed")
     )
 

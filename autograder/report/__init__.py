@@ -30,7 +30,8 @@ One module per job:
 data.py        the model: Row, Check, ClassData (and the statuses a grade can have)
 load.py        OUT/ -> ClassData with every disagreement between its files; or the grader's results
 stats.py       the numbers: per lesson, per check, why a check lost its points, the ranking
-misconceptions.py  the known mistakes diagnosed, one entry per student and exercise; coverage
+misconceptions.py  the known mistakes diagnosed, one entry per student and exercise; coverage;
+               the rules of the contracts that wrong hidden checks broke, by students
 glance.py      the first screen's counts, the rows that need a human, OUT/missing.csv
 figures.py     the figures (matplotlib's object API, greyscale), as PNG data URIs
 html.py        the page: what goes on it, rendered from common/templates/report.html.j2 (common/templating.py)

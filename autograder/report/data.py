@@ -31,6 +31,7 @@ class Check:
     message: str = ""  # instructor-only: the first line of the exception the check raised
     outcome: str | None = None  # model.Outcome's value, decided by the grader (None: not recorded)
     mistakes: list[str] = field(default_factory=list)  # the known mistakes it was diagnosed as (keys)
+    rule: str = ""  # the rule of the contract a wrong hidden check broke (the solution's sentence)
 
     @property
     def passed(self) -> bool:

@@ -6,8 +6,8 @@ One self-contained file: figures are PNG data URIs, no scripts, fonts or other f
 Content-Security-Policy forbids loading anything. Instructor-only: it quotes hidden tests' messages.
 
 Built for a class of thousands: the first screen says what to do first ("At a glance", glance.py),
-the misconceptions are a ranked table of one line each (explanations and students folded in
-``<details>``), every long list is folded or linked as a CSV (``OUT/missing.csv``), and students
+the misconceptions and the rules broken are ranked tables of one line each (explanations and
+students folded in ``<details>``), every long list is folded or linked as a CSV (``OUT/missing.csv``), and students
 are named where a group is small enough to act on (NAMES_INLINE), else folded (NAMES_LISTED).
 """
 
@@ -24,7 +24,7 @@ from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
 from .glance import LISTED, MISSING_CSV, human_counts, human_rows, status_counts, write_missing
 from .load import load, read_csv
-from .misconceptions import Misconception, coverage, misconceptions
+from .misconceptions import Misconception, RuleBroken, coverage, misconceptions, rules_broken
 from .stats import CheckStats, check_stats, lesson_stats, ranked, ranked_exercises
 
 KIND = {True: "hidden", False: "visible", None: "?"}
@@ -48,15 +48,18 @@ def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | 
     return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.lesson}.html', safe='')}"
 
 
-def reteach(top: list[CheckStats], found: list[Misconception] = ()) -> list[dict]:
-    """The three exercises to re-teach first, each with its costliest check, what students hit
-    and its most frequent diagnosis (``found``: misconceptions(), ranked), if any."""
+def reteach(top: list[CheckStats], found: list[Misconception] = (), broken: list[RuleBroken] = ()) -> list[dict]:
+    """The three exercises to re-teach first, each with its costliest check, what students hit,
+    its most frequent diagnosis (``found``: misconceptions(), ranked) and its rule most broken
+    (``broken``: rules_broken(), ranked), if any."""
     items = []
     for x in ranked_exercises(top)[:3]:
         t = x["checks"][0]
         g = next((g for g in t.groups() if g["cause"] == "wrong"), None)
         m = next((m for m in found if (m.lesson, m.exercise) == (x["lesson"], x["exercise"])), None)
-        items.append({**x, "check": t, "said": g["texts"].most_common(1)[0][0] if g else "", "mistake": m})
+        r = next((r for r in broken if (r.lesson, r.exercise) == (x["lesson"], x["exercise"])), None)
+        said = g["texts"].most_common(1)[0][0] if g else ""
+        items.append({**x, "check": t, "said": said, "mistake": m, "rule": r})
     return items
 
 
@@ -99,6 +102,7 @@ def render(data: ClassData) -> str:
     cstats = check_stats(data)
     top = ranked(cstats)
     found = misconceptions(data)
+    broken = rules_broken(data)
     feedback = (data.out / "feedback").resolve()
     links: dict[tuple[str, str], str | None] = {}
 
@@ -128,10 +132,11 @@ def render(data: ClassData) -> str:
         status_counts=status_counts(data),
         needs_a_human=NEEDS_A_HUMAN,
         kind=KIND,
-        reteach=reteach(top, found),
+        reteach=reteach(top, found, broken),
         misconceptions=found,
         diagnosed=sum(m.students for m in found),
         coverage=coverage(data),
+        rules_broken=broken,
         overview=overview_figure(top[:TOP]) if top else None,
         top=[(s, failure_groups(s)) for s in top],
         top_n=TOP,

@@ -111,6 +111,7 @@ def load(out: Path) -> ClassData:
                     info.get("message") or "",
                     t.get("outcome") or (info.get("outcome") if info else None) or None,
                     _mistakes(t, info),
+                    str((info.get("rule") if info else None) or t.get("rule") or ""),
                 )
             )
     else:
@@ -153,6 +154,7 @@ def from_results(out: Path, results: Iterable[Result]) -> ClassData:
                 t.message or "",
                 str(t.outcome),
                 list(t.mistakes),
+                t.rule,
             )
             for t in r.tests
         ]

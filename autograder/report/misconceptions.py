@@ -1,7 +1,9 @@
 """The report's "Misconceptions in this class": the known mistakes (the course's library,
 ``solutions/<NN_name>/mistakes.py``) the grader diagnosed in failed checks, ranked by the students
 they describe, and the library's coverage: per exercise, the share of wrong answers that no known
-mistake explains (where an author should add one).
+mistake explains (where an author should add one). Then the rules of the exercises' contracts the
+class broke (``rules_broken``: the sentence a wrong hidden check showed, core/rules.py), ranked by
+students: which rule of which exercise to re-teach, named mistake or not.
 
 One diagnosis per student, lesson and exercise (``diagnoses``): a check diagnosed as "one of"
 several mistakes (their code behaved alike on the student's calls) is one set; the failed checks'
@@ -114,3 +116,33 @@ def coverage(data: ClassData) -> list[Coverage]:
             c[0] += 1
             c[1] += bool(check.mistakes)
     return [Coverage(lesson, ex, wrong, explained) for (lesson, ex), (wrong, explained) in sorted(counts.items())]
+
+
+@dataclass
+class RuleBroken:
+    lesson: str
+    exercise: str
+    rule: str  # the solution's sentence (model.TestResult.rule)
+    rows: list[Row] = field(default_factory=list)  # one per student (and lesson)
+    named: int = 0  # of them, those whose failed checks of the exercise also named a known mistake
+
+    @property
+    def students(self) -> int:
+        return len(self.rows)
+
+
+def rules_broken(data: ClassData) -> list[RuleBroken]:
+    """Every rule wrong hidden checks broke, per lesson and exercise, most students first (then by
+    lesson, exercise and rule); a student is counted once per rule, whichever checks broke it."""
+    found: dict[tuple[str, str, str], RuleBroken] = {}
+    for row in data.rows:
+        named = {(row.lesson, exercise_of(c.grade_id)) for c in row.checks if not c.passed and c.mistakes}
+        for check in row.checks:
+            if check.passed or not check.rule or cause(row, check) != "wrong":
+                continue
+            key = (row.lesson, exercise_of(check.grade_id), check.rule)
+            entry = found.setdefault(key, RuleBroken(*key))
+            if not entry.rows or entry.rows[-1] is not row:
+                entry.rows.append(row)
+                entry.named += key[:2] in named
+    return sorted(found.values(), key=lambda r: (-r.students, r.lesson, r.exercise, r.rule))

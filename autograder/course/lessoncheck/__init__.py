@@ -2,6 +2,9 @@
 
     python -m autograder.course.lessoncheck check solutions/NN_name/NN_name.ipynb
 
+0. every assertion of every hidden test has its rule (``# rule: ...`` above it) and each hidden
+   test a ``# default rule: ...`` (grader/core/rules.py; ``lessoncheck rules NOTEBOOK`` checks this
+   alone, in a second);
 1. the solution notebook runs clean (hidden tests included) and how long it takes;
 2. its stubbed student version errors only with NotImplementedError or in test cells;
 3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong

@@ -9,19 +9,35 @@ from pathlib import Path
 
 import nbformat
 
-from ...common.notebooks import student_version
+from ...common.notebooks import cell_grade_id, student_version
+from ...grader.core.rules import notebook_problems
 from .candidates import emulated_mutants, load_alternatives, load_candidates, load_mutants, tpu_mutants
 from .kernels import cell_errors, disallowed_student_errors, execute
 from .sweep import sweep
 from .variants import grade_variants
 
 
+def rule_problems(nb) -> list[str]:
+    """Every hidden assertion of ``nb`` without its rule, and every malformed rule (core/rules.py)."""
+    return notebook_problems((cell_grade_id(c), c.source) for c in nb.cells if c.cell_type == "code")
+
+
+def rules(path: Path) -> int:
+    """Every assertion of every hidden test has a rule, and each hidden test a default rule."""
+    problems = rule_problems(nbformat.read(str(path), as_version=4))
+    for problem in problems:
+        print(f"  FAIL   rule: {problem}")
+    print(f"rules: {len(problems)} problems" if problems else "rules: every hidden assertion has its rule")
+    return 1 if problems else 0
+
+
 def check(path: Path) -> int:
-    """The solution runs clean, its student version only with the stubs' errors, and graded by the
-    grader every known wrong answer is caught and every correct alternative passes."""
+    """Every hidden assertion has its rule, the solution runs clean, its student version only with
+    the stubs' errors, and graded by the grader every known wrong answer is caught and every correct
+    alternative passes."""
     lesson = path.stem
     nb = nbformat.read(str(path), as_version=4)
-    ok = True
+    ok = rules(path) == 0
 
     t0 = time.perf_counter()
     executed = execute(nb)
@@ -48,6 +64,8 @@ def check(path: Path) -> int:
     for r in results[: len(mutants)]:
         print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
         ok &= r.ok
+        for gid, rule in r.rules.items():  # what the student is shown under the failed hidden check
+            print(f"         {gid}: {'rule: ' + rule if rule else 'NO RULE'}")
         for problem in r.diagnosis_problems:  # the grader's diagnosis must name it (issue 32)
             print(f"  FAIL   diagnosis: {problem}")
         ok &= not r.diagnosis_problems
@@ -94,9 +112,11 @@ def parser() -> argparse.ArgumentParser:
         epilog=usage.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = p.add_subparsers(dest="command", required=True, metavar="{check,try,sweep}")
-    c = sub.add_parser("check", help="a solution notebook: runs, stubs, every known answer graded")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{check,rules,try,sweep}")
+    c = sub.add_parser("check", help="a solution notebook: rules, runs, stubs, every known answer graded")
     c.add_argument("notebook", type=Path, help="solutions/NN_name/NN_name.ipynb")
+    r = sub.add_parser("rules", help="a solution notebook: every hidden assertion has its rule (seconds)")
+    r.add_argument("notebook", type=Path, help="solutions/NN_name/NN_name.ipynb")
     t = sub.add_parser("try", help="swap the answers of CANDIDATES.py into a solution, print which tests fail")
     t.add_argument("candidates", type=Path, help="a .py file listing MUTANTS, or CORRECT and WRONG")
     t.add_argument("notebook", type=Path, help="solutions/NN_name/NN_name.ipynb")
@@ -117,6 +137,8 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.command == "check":
         return check(args.notebook.resolve())
+    if args.command == "rules":
+        return rules(args.notebook.resolve())
     if args.command == "try":
         return try_answers(args.notebook.resolve(), args.candidates.resolve(), args.emulation)
     from ...grader.notebook.grade import notebook_seed

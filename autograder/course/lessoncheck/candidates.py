@@ -46,6 +46,7 @@ class MutantResult:
     visible_fails: bool = False  # the mutant's "visible_fails": its visible test must catch it too
     key: str = ""  # a library mistake's key (autograder.common.mistakes.Mistake.key); "" for other answers
     diagnosed: dict[str, list[str]] = field(default_factory=dict)  # failed test -> mistakes named there
+    rules: dict[str, str] = field(default_factory=dict)  # failed hidden test -> the rule it broke ("": none)
 
     @property
     def diagnosis_problems(self) -> list[str]:

@@ -32,6 +32,7 @@ def grade_variants(
     from ...grader.diagnosis.plugin import payload_of
     from ...grader.notebook.watch import run_variants
     from ...grader.core.settings import Settings
+    from ...grader.core.rules import rule_for
     from ...grader.core.studentcode import Protected, definitions_only
 
     source = nbformat.read(str(root / "solutions" / lesson / f"{lesson}.ipynb"), as_version=4)
@@ -50,6 +51,7 @@ def grade_variants(
         ]
     )
     index = {t.grade_id: i for i, t in enumerate(plan.tests)}
+    steps = {t.grade_id: t for t in plan.tests}
     original = dict(plan.student_cells)
     variants = []
     for m in [*candidates, *[{**a, "_own_tests_only": True} for a in alternatives]]:
@@ -82,7 +84,14 @@ def grade_variants(
         if r["errors"]:
             failed.insert(0, "<the answer's own code raised: it never ran>")
         diagnosed = {d[0]: list(d[1:]) for d in r.get("diagnosed", []) if d}
+        rules = {  # the rule each failed hidden check broke, decided as verdict.rule_of decides it
+            gid: rule_for(steps[gid].source, line, raised_by)
+            for gid, line, raised_by in r.get("sites", [])
+            if gid in steps and steps[gid].hidden
+        }
         results.append(
-            MutantResult(m["function"], m["why"], failed, bool(m.get("visible_fails")), m.get("key", ""), diagnosed)
+            MutantResult(
+                m["function"], m["why"], failed, bool(m.get("visible_fails")), m.get("key", ""), diagnosed, rules
+            )
         )
     return records, results

@@ -13,10 +13,11 @@ from .standins import StudentFunction
 
 def run_variant(checker, index: int, variant: dict) -> events.Variant:
     """Swap definitions into ``checker``'s student process (an author's wrong or correct answer),
-    run the given tests in the checker, swap back: which tests failed, and what went wrong."""
+    run the given tests in the checker, swap back: which tests failed, where (the rule each broke is
+    decided from it, core/rules.py), and what went wrong."""
     checker.budget.start_cell()
     original = checker.student.init_message
-    failed, errors, diagnosed = [], [], []
+    failed, errors, diagnosed, sites = [], [], [], []
     checker.observer.another_answer()  # what earlier checks ruled out was another answer's
     try:
         errors = checker.student.define(variant["cells"])
@@ -28,6 +29,8 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
             state, ename, _, _, _ = checker.run_cell(test["grade_id"], test["source"])
             if state != "ok":
                 failed.append(test["grade_id"])
+                line, raised_by = checker.site
+                sites.append([test["grade_id"], line, raised_by])
             if checker.observer.wants(state, ename, list(checker.student.events)):  # as grading (checker.main)
                 diagnosed.append([test["grade_id"], *checker.observer.explain(checker.budget.left())])
     except (StudentDied, StudentTimeout) as exc:
@@ -40,4 +43,4 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
             checker.student.init_message = original
         except (StudentDied, StudentTimeout):
             checker.student.stop()
-    return events.Variant(index, failed, errors, diagnosed)
+    return events.Variant(index, failed, errors, diagnosed, sites)

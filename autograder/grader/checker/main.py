@@ -36,6 +36,7 @@ from ..sandbox import evidence, launch as sandbox
 from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
+from .failure import failure_site
 from .names import shadowed
 from .remote import Student
 from .standins import StudentFunction
@@ -102,6 +103,7 @@ class Checker:
             observer=self.observer,
         )
         self.max_output = s.max_output_chars
+        self.site: tuple[int, str] = (0, "")  # where the last cell's exception came from (run_cell)
 
     def _work_folder_over(self) -> Happened | None:
         try:
@@ -154,8 +156,11 @@ class Checker:
 
     def run_cell(self, label: str, code: str) -> tuple[CellState, str, str, str, int | None]:
         """(state, ename, evalue, output, errno) of running ``code`` in the checker's namespace: the
-        state from what it raised (its type) and the ``ProcessEvent`` kinds meanwhile."""
+        state from what it raised (its type) and the ``ProcessEvent`` kinds meanwhile. Where it
+        raised, ``self.site`` holds where from (failure.failure_site: the rule it broke is decided
+        from it)."""
         out = CappedText(self.max_output)
+        self.site = (0, "")
         self.student.events = []
         self.observer.start_cell()  # this cell's calls only
         state, ename, evalue, number = CellState.OK, "", "", None
@@ -186,6 +191,7 @@ class Checker:
             state, ename, evalue = CellState.DIED, "StudentDied", first_line(exc)
         except BaseException as exc:  # noqa: BLE001  a failing check is data
             state, ename, evalue = CellState.ERROR, type(exc).__name__, first_line(exc)
+            self.site = failure_site(exc, f"<{label}>")
             number = exc.errno if isinstance(exc, OSError) and type(exc.errno) is int else None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -261,7 +267,7 @@ class Checker:
             self.budget.start_cell()
             t0 = time.monotonic()
             peak_before = evidence.address_space_peak(self.student.pids())
-            self.student.raised_in = ""
+            self.student.raised_in, self.site = "", (0, "")
             if self.budget.left() <= 0:
                 state, ename, evalue, output, number = CellState.TIMEOUT, "TimeoutError", "", "", None
                 evalue = "the notebook's time was used up"
@@ -280,7 +286,8 @@ class Checker:
             student = list(dict.fromkeys(happened))
             observed = self.observer.wants(state, ename, student)
             wired = [h.to_wire() for h in student]
-            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, observed))
+            line, raised_by = self.site
+            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by))
             if observed:  # after its record: nothing here changes the test's result
                 for event in self.observer.after_test(index, bool(test.get("hidden")), self.budget.left()):
                     self.emit(event)

@@ -20,19 +20,21 @@ from ...common.textsafe import printable
 from ...common.mistakes import lookup
 from ...common.notebooks import lesson_title
 from ...common.templating import render
-from .studentview import student_view
+from .studentview import rule_line, student_view
 
 
 def feedback_html(r: Result, title: str = "", date: str = "") -> str:
     """A student's page (templates/feedback.html.j2): the lesson's title and the date graded, then
     each exercise with its checks, their docstrings and outcomes: the student's view of the row
-    (studentview.py) and nothing else; the known mistakes in the library's words."""
+    (studentview.py) and nothing else; the known mistakes in the library's words, then the rule a
+    failed hidden check broke."""
     v = student_view(r)
     return render(
         "feedback.html.j2",
         v=v,
         overridden=bool(r.override),
         diagnosis=lambda c: lookup(c.mistakes),
+        rule_line=rule_line,
         title=title or v.lesson,
         date=date,
     )
@@ -48,7 +50,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             w.writerow([name_cell(r.student), r.lesson, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
-        w.writerow(["student", "lesson", "grade_id", "score", "max_score", "outcome", "seed", "mistakes"])
+        w.writerow(["student", "lesson", "grade_id", "score", "max_score", "outcome", "seed", "mistakes", "rule"])
         for r in results:
             for t in r.tests:
                 w.writerow(
@@ -61,6 +63,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                         t.outcome,
                         "" if r.seed is None else r.seed,
                         " or ".join(t.mistakes),  # keys of autograder.common.mistakes (lesson:function:id)
+                        t.rule,  # the rule a wrong hidden check broke (the solution's own sentence)
                     ]
                 )
     titles = {n: lesson_title(n) for n in {r.lesson for r in results}}

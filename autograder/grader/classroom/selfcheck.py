@@ -1,7 +1,7 @@
 """`python -m autograder check NOTEBOOK`: a learner's self-check, the same grading as `grade` for one
 notebook (any file name: its lesson is recognised by its exercises), printed as the student may
-see it: each check's outcome, the known mistake a failed one behaves like, the score; never test
-code or a hidden test's message."""
+see it: each check's outcome, the known mistake a failed one behaves like, the rule of the contract a
+failed hidden one broke, the score; never test code or a hidden test's message."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from .classrun import load_lessons
 from ..notebook.grade import grade_notebook
 from ..notebook.submissions import lesson_of, read_submission
-from .studentview import student_view
+from .studentview import rule_line, student_view
 from ...common.mistakes import sentence
 from ...common.notebooks import ROOT, lessons
 
@@ -41,6 +41,8 @@ def check(notebook: Path, settings) -> int:
         print(f"{mark}  {c.grade_id:<48} {c.score:g}/{c.max_score:g}" + (f"  {c.error}" if mark == "FAIL" else ""))
         for line in sentence(c.mistakes, ROOT):  # under a failed check only: the library's text only
             print(f"      {line}")
+        if c.rule:  # after the named mistake: the rule of the contract it broke (the author's sentence)
+            print(f"      {rule_line(c.rule)}")
     for note in v.notes:
         print(f"note: {note}")
     print(f"\nScore: {v.score:g} / {v.max_score:g}   status: {v.status}" + (f" ({v.detail})" if v.detail else ""))

@@ -6,7 +6,9 @@ Public: the score, the status and detail of the VISIBLE checks (how a hidden che
 signal an answer could send about a hidden input), the notes, and per check its exercise, its
 docstring, its points, its shown outcome (a hidden check: passed or failed only), a visible
 check's message and printed lines, and under a failed check the known mistakes it behaves like
-(keys of the course's library, whose text alone is shown). The instructor's view is the Result.
+(keys of the course's library, whose text alone is shown) first, then the rule of the contract a
+failed hidden check broke (its author's sentence, core/rules.py; ``rule_line``). The instructor's
+view is the Result.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from ..notebook.verdict import HIDDEN_FAILED
 
 def shown_outcome(t: TestResult) -> str:
     """A check's outcome as its student may see it: a hidden check says passed or failed only (how
-    it failed is a signal an answer could send about a hidden input); a visible one says why."""
+    it failed is a signal an answer could send about a hidden input: only the rule a wrong one
+    broke is shown, apart, ``Check.rule``); a visible one says why."""
     if t.outcome == Outcome.PASSED:
         return "passed"
     if t.hidden or t.outcome == Outcome.WRONG:
@@ -41,6 +44,7 @@ class Check:
     error: str = ""  # a failed check's message; a hidden one's is always verdict.HIDDEN_FAILED
     output: str = ""  # a failed visible check's printed lines
     mistakes: list[str] = field(default_factory=list)  # library keys under a failed check
+    rule: str = ""  # the rule a failed hidden check broke (model.TestResult.rule)
 
     @property
     def passed(self) -> bool:
@@ -79,7 +83,13 @@ def check_of(t: TestResult) -> Check:
         (HIDDEN_FAILED if t.hidden else t.error) if failed else "",
         t.output if failed and not t.hidden else "",
         list(t.mistakes) if failed else [],
+        t.rule if failed and t.hidden else "",
     )
+
+
+def rule_line(rule: str) -> str:
+    """How every page says the rule a failed check broke ("" where it broke none that is named)."""
+    return f"Rule broken: {rule.rstrip('.')}." if rule else ""
 
 
 def student_view(r: Result) -> StudentView:

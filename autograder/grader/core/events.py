@@ -7,7 +7,8 @@ the watchdog reads only records whose every field it has checked.
     Start     test ``index`` (in run order) starts: its cell's clock starts too
     Restart   the student's process restarts, with a cell's time of its own
     Tested    test ``index`` ended: how (the fields of model.TestRecord but its grade_id and
-              mistakes); ``observed``: the checker's observer (observer.py) speaks of it next
+              mistakes); ``observed``: the checker's observer (observer.py) speaks of it next;
+              ``line``, ``raised_by``: where its exception came from (checker/failure.py)
     Diagnosed the known mistakes test ``index``'s failure behaves like (the diagnosis plug-in,
               plugin.py); its record is final before: a diagnosis that never ends changes nothing
     Replayed  the outcomes its diagnoses computed (replayed.py): handed to the worker's side of
@@ -55,6 +56,8 @@ class Tested:
     output: str = ""
     student: list[list] = field(default_factory=list)  # what happened to the student's process: Happened.to_wire()
     observed: bool = False
+    line: int = 0  # the line of the innermost frame of the test cell's code (0: none)
+    raised_by: str = ""  # the exercise whose call the exception came out of ("": the test's own code)
 
     def __post_init__(self):  # typed on arrival: a state or an event of no known kind is no event
         object.__setattr__(self, "state", CellState(self.state))
@@ -82,6 +85,7 @@ class Variant:
     failed: list[str] = field(default_factory=list)
     errors: list[list] = field(default_factory=list)
     diagnosed: list[list] = field(default_factory=list)  # [grade_id, key, ...] per failed test
+    sites: list[list] = field(default_factory=list)  # [grade_id, line, raised_by] per failed test
 
 
 @dataclass(frozen=True)

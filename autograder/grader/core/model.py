@@ -207,6 +207,9 @@ class TestRecord:
     output: str = ""  # what the test printed (shown to the student for visible tests)
     student: list[Happened] = field(default_factory=list)  # what happened to the student's process
     mistakes: list[str] = field(default_factory=list)  # the known mistakes its failure behaves like
+    # where its exception came from, as the checker read it from its own traceback (checker/failure.py):
+    line: int = 0  # the line of the innermost frame of the test cell's code (0: none)
+    raised_by: str = ""  # the exercise whose call it came out of ("": the test's own code raised)
 
     def __post_init__(self):
         self.state = CellState(self.state)
@@ -227,6 +230,9 @@ class TestResult:
     # the known mistakes (autograder.common.mistakes.Mistake.key, "lesson:function:id") a WRONG check's
     # calls behave like, most specific first ("or" between several); empty: none (diagnose.py)
     mistakes: list[str] = field(default_factory=list)
+    # the rule of the exercise's contract a WRONG hidden check broke, in its author's words (core/rules.py:
+    # declared in the solution's test cell, never a value, bound, seed or input); "": none
+    rule: str = ""
 
 
 @dataclass

@@ -176,6 +176,7 @@ class Settings:
     # it holds JAX and the tests' references: about 1.7 GB measured on lesson 04): a test that parses
     # a student's bomb gets a MemoryError there, never the host's memory
     diagnose: bool = True  # name the known mistake a failed check's calls behave like (diagnose.py)
+    rules: bool = True  # show the rule of the contract a wrong hidden check broke (core/rules.py)
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self):

@@ -89,5 +89,8 @@ def grade_notebook(
         return _none_run(result, steps, "not run: the grader could not start", Outcome.GRADER_FAULT, t0)
     result.notes = plan.notes + notes
     decide(result, plan.tests, records, plan.attacks, plan.edits, settings.cell_timeout)
+    if not settings.rules:  # --no-rules: a wrong hidden check says failed, and its mistake if named
+        for t in result.tests:
+            t.rule = ""
     result.seconds = time.perf_counter() - t0
     return result

@@ -8,6 +8,7 @@ plain values out.
 from __future__ import annotations
 
 from ..core.model import PRECEDENCE, CellState, Happened, Outcome, Result, Status, TestRecord, TestResult
+from ..core.rules import rule_for
 from .plan import TestStep
 from ..core.settings import SHOWN_OUTPUT_CHARS
 
@@ -58,6 +59,18 @@ def outcome_of(record: TestRecord) -> Outcome:
     return Outcome.UNANSWERED if record.ename == "NotImplementedError" else Outcome.WRONG
 
 
+def rule_of(step: TestStep, record: TestRecord) -> str:
+    """The rule a hidden check's wrong answer broke, in the words its author declared next to the
+    assertion in the solution (core/rules.py), found from the test cell's source this plan holds
+    and where the checker's own traceback says the exception came from (``TestRecord.line`` and
+    ``raised_by``): never from what the student's process said. "" for a visible check (its message
+    is shown), a check that passed, or one that did not end on the answer (a timeout, a death, a
+    limit: how a hidden check failed stays with the instructor)."""
+    if not step.hidden or outcome_of(record) != Outcome.WRONG:
+        return ""
+    return rule_for(step.source, record.line, record.raised_by)
+
+
 def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestResult:
     """A test's points: all of them when its cell ran to the end in the trusted checker and the
     student's process neither timed out nor died meanwhile; else none."""
@@ -76,6 +89,7 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
         outcome,
         # the known mistakes it behaves like: for a wrong answer only (keys of the library, no data)
         list(record.mistakes) if outcome == Outcome.WRONG else [],
+        rule_of(step, record),
     )
 
 
@@ -128,7 +142,7 @@ def decide(
     result.shown_status, result.shown_detail = status(attacks, edits, shown)
     if attacks:
         for t in result.tests:
-            t.score, t.outcome, t.mistakes = 0.0, Outcome.VOIDED, []
+            t.score, t.outcome, t.mistakes, t.rule = 0.0, Outcome.VOIDED, [], ""
             t.error = t.error or "no points: code aimed at the grader"
     result.score = float(sum(t.score for t in result.tests))
     return result

@@ -188,6 +188,8 @@ def _session(
                         float(event.seconds),
                         event.output,
                         event.happened(),
+                        line=event.line,
+                        raised_by=event.raised_by[:100],
                     )
                     start_at, current = i + 1, None
                     observed = i if event.observed else None
@@ -203,6 +205,7 @@ def _session(
                         "failed": event.failed,
                         "errors": event.errors,
                         "diagnosed": event.diagnosed,
+                        "sites": event.sites,
                     }
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * VARIANT_CELLS + GRACE
                 elif isinstance(event, events.Done):
