@@ -12,6 +12,7 @@ core/        what every layer shares
   wire.py           the channel: plain data in frames, size-capped, linear-time parsing
   studentcode.py    the student's code as text: definitions only, names it may not rebind
   observer.py       what watches a check without deciding it: the one interface, a do-nothing default
+  rules.py          a hidden test's rules (its `# rule:` comments) and which one a failed check broke
 sandbox/     the student's process and its confinement
   launch.py         the student's process in fresh namespaces (bubblewrap), caps, a fallback
   launcher.py       its first program: caps, cgroup, session; under the fallback as root, uid 65534
@@ -34,6 +35,7 @@ checker/     the trusted process, where every point is decided
   names.py          which names the checker binds: the exercises only, never the student's word
   compile_events.py what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence
   candidates.py     authoring only: an author's candidate answer swapped in (lessoncheck), never grading
+  failure.py        where a test cell's exception came from, read from the checker's own traceback
 diagnosis/   a plug-in (core/observer.py finds it by name): which known mistake a failed check behaves like
   plugin.py         diagnosis plugged in: the only reader of a job's opaque diagnosis payload
   diagnose.py       which known mistake a failed check's calls behave like, replayed in the checker

@@ -34,10 +34,11 @@ import re
 import tokenize
 from dataclasses import dataclass
 
+from .settings import MAX_RULE_CHARS
+
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 RULE = re.compile(r"#\s*rule:\s*(.*)$")
 DEFAULT = re.compile(r"#\s*default rule:\s*(.*)$")
-MAX_RULE_CHARS = 200  # a rule is one short sentence
 # the kinds of a failure's rule: a labelled statement's, the cell's default, the student's call raised
 STATEMENT, CELL_DEFAULT, RAISED = "rule", "default", "raised"
 

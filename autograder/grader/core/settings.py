@@ -122,6 +122,7 @@ GRADESCOPE_NOTEBOOK_TIMEOUT = 420.0
 DIAGNOSIS_SECONDS = 20.0  # at most this per failed test, out of the test's own remaining time
 DIAGNOSIS_CALL_SECONDS = 5.0  # one wrong answer (or the reference) on one call: longer does not match
 DIAGNOSIS_WALL_FACTOR = 4.0
+MAX_RULE_CHARS = 200  # a hidden test's rule (core/rules.py) is one short sentence
 DIAGNOSIS_MARGIN = 3.0  # seconds of the test's time diagnosis leaves unused (it never ends a test)
 # the checker's address space may grow this much while one answer replays one call: a student's
 # small results passed on as another call's arguments (lesson 06: mx_quantize's scales into
