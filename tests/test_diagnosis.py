@@ -504,6 +504,7 @@ def graded_without_the_plugin(tmp_path, lesson, notebooks: dict, settings) -> di
     }
 
 
+@pytest.mark.compat  # make compat (CI): a class graded three times
 @pytest.mark.slow
 def test_grades_are_the_same_with_diagnosis_off_on_and_not_installed(tmp_path):
     """Issue 44 (4): diagnosis decides no point. Graded for real (lesson 01): the perfect notebook,

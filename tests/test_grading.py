@@ -188,11 +188,13 @@ def graded_class(tmp_path_factory):
     def watch():
         while not done.is_set():
             found = _checkers_below(psutil.Process().pid)
-            for pid, _, _ in found:  # the last cap seen: a fork sets its own a moment after it starts
+            for pid, _, _ in found:  # every cap seen, in order: a fork sets its own a moment after it starts
                 try:
-                    caps[pid] = psutil.Process(pid).rlimit(psutil.RLIMIT_AS)[0]
+                    cap = psutil.Process(pid).rlimit(psutil.RLIMIT_AS)[0]
                 except psutil.Error:
-                    pass
+                    continue
+                if caps.get(pid, [None])[-1] != cap:
+                    caps.setdefault(pid, []).append(cap)
             seen.update(found)
             time.sleep(0.2)
 
@@ -233,8 +235,14 @@ def test_checkers_are_forks_of_one_zygote_per_worker_and_nothing_outlives_gradin
     is a fork of its worker's one zygote and holds the stated address-space cap (a trace bomb's
     MemoryError is there); no zygote outlives grading."""
     seen, caps = graded_class.forks, graded_class.caps
-    print("checkers' RLIMIT_AS:", caps)
-    assert caps and set(caps.values()) == {graded_class.settings.checker_memory_bytes}, caps
+    print("checkers' RLIMIT_AS, as they changed:", caps)
+    # Once a checker sets the stated cap it never holds a looser one. A tighter one is a diagnosis
+    # replay's (diagnose.memory_capped: its address space now plus 512 MiB, put back after), which a
+    # sample may catch; before the stated cap, a fresh fork holds its zygote's (in a fresh clone's
+    # run one checker's last sample was a replay's 2088 MiB: an assertion on the last cap failed).
+    stated = graded_class.settings.checker_memory_bytes
+    held = {pid: seen_caps[seen_caps.index(stated) :] for pid, seen_caps in caps.items() if stated in seen_caps}
+    assert len(held) >= 10 and all(max(c) == stated for c in held.values()), caps
     # the pool's two workers grade the notebooks; the parent may have graded the solution canary
     # before them (when no pass of it is remembered for this grader), in a zygote of its own
     zygotes = {z: w for _, z, w in seen}
@@ -314,6 +322,7 @@ def test_a_known_mistake_is_named_and_no_correct_or_blank_answer_is(graded_class
     assert any(t["mistakes"] for t in row["tests"]), "results.json carries TestResult.mistakes"
 
 
+@pytest.mark.compat  # make compat (CI): the command line's grade, feedback and check end to end
 def test_command_line_grade_and_check(tmp_path):
     """`grade` from the command line on one lesson of an LMS download (intake.py): a Canvas-named
     correct notebook (full marks), a "Copy of" blank one in a student's folder (0, ok), a student

@@ -158,6 +158,7 @@ def test_run_reports_student_and_solution_notebooks_and_device_only_mistakes(tmp
     assert "DEFAULT behaves as exact" in table
 
 
+@pytest.mark.compat  # make compat (CI): the made-up course again, a subprocess a notebook
 def test_isolated_run_gives_the_same_results(tmp_path):
     """--isolate: each notebook in its own subprocess, one after the other, same record."""
     fake_course(tmp_path)

@@ -13,6 +13,8 @@ of address space: each is planned or refused with a short printable reason, neve
 never near the cap.
 """
 
+import pytest
+
 from bounded_reading import LESSON
 from test_reading_class import CAP, bounded
 
@@ -31,6 +33,7 @@ REFUSALS = [  # each bound the fuzzer must have reached at least once
 ]
 
 
+@pytest.mark.compat  # make compat (CI): random notebooks by the hundred
 def test_random_and_malformed_notebooks_are_planned_or_refused_within_a_memory_cap(tmp_path):
     report = bounded("fuzz", str(SEED), str(COUNT), str(tmp_path))
     outcomes = report["outcomes"]

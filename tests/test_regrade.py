@@ -241,6 +241,7 @@ def rerun(fake, subs, out, settings=None):
     return sorted(graded)
 
 
+@pytest.mark.compat  # make compat (CI): a class regraded after each kind of change
 def test_a_rerun_regrades_exactly_what_a_change_of_grading_reaches(fake, subs, tmp_path, monkeypatch):
     """Issue 44: the regrade digest holds everything that can change a grade. A rerun with nothing
     changed regrades nothing; another cell timeout, diagnosis switched off, or another grader

@@ -132,6 +132,7 @@ def _box(page, selector: str) -> dict:
     )
 
 
+@pytest.mark.compat  # make compat (CI): a browser, as the lab's test
 @pytest.mark.parametrize("which", ["example", "class2000"])
 def test_the_first_screen_says_what_to_do_first(classes, browser, which):  # noqa: F811 (the fixture)
     out, data = classes[which]

@@ -210,6 +210,7 @@ def assert_only_the_culprit_is_a_fault(run, out, died):
     assert grades(out) == {"perfect_1": ("13", "ok"), "perfect_2": ("13", "ok")}, "classmates at full marks"
 
 
+@pytest.mark.compat  # make compat (CI): a class run with a worker killed, then run again
 @pytest.mark.slow
 def test_a_class_run_survives_a_worker_death_and_a_rerun_keeps_the_fault_named(perfect_class, tmp_path):
     out = tmp_path / "out"
