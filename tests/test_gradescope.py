@@ -35,7 +35,7 @@ EXAMPLES = ROOT / "examples" / "submissions"
 # One upload keeps `make test` within its budget (renamed, writing its own results, in a container
 # without user namespaces); `make gradescope-check` runs the example class's perfect, blank,
 # mistaken and hostile notebooks of every lesson.
-UPLOADS = ["perfect, renamed, writes its own results, no user namespaces"]
+UPLOADS = ["perfect, renamed, writes its own results, no user namespaces", "wrong, with issue 57's 4 KB literal"]
 FORGED = {"score": 1000.0, "output": "forged by the submission", "tests": []}
 
 
@@ -58,10 +58,22 @@ def writes_results(results_dir: Path) -> bytes:
     return nbformat.writes(nb).encode()
 
 
+def huge_literal() -> bytes:
+    """Issue 57: ada's notebook whose bf16_round answer is wrong and sits beside a 4 KB hexadecimal
+    literal (past Python's int-to-str limit: the plan crashed, Gradescope wrote no results.json)."""
+    from hostile_code import CRAFTED
+
+    nb = nbformat.read(str(EXAMPLES / "ada" / f"{LESSON}.ipynb"), as_version=4)
+    cell = next(c for c in nb.cells if "def bf16_round(" in c.source)
+    cell.source = CRAFTED["hex literal (issue 57)"]
+    return nbformat.writes(nb).encode()
+
+
 # name -> (the upload's bytes, its file name, the Gradescope user id, whether user namespaces fail)
 def uploads(results_dir: Path) -> dict:
     made = {
         UPLOADS[0]: (writes_results(results_dir), f"Copy of {LESSON}.ipynb", 1001, True),
+        UPLOADS[1]: (huge_literal(), f"{LESSON}.ipynb", 1003, False),
     }
     assert list(made) == UPLOADS
     return made
@@ -150,9 +162,10 @@ def test_run_autograder_grades_each_upload_as_grade_does(course, upload):
     for t in data["tests"]:
         hidden = t["tags"][1] == "hidden"
         assert t["visibility"] == ("after_published" if hidden else "visible")
-        if hidden:  # passed or failed, and under a failed one at most the library's known mistake
+        if hidden:  # passed or failed, and under a failed one at most the rule it broke and the library's known mistake
             first, *rest = t["output"].split("\n")
-            assert first in ("passed", "failed") and all(x.startswith("Your `") for x in rest), t["output"]
+            assert first in ("passed", "failed"), t["output"]
+            assert all(x.startswith(("Your `", "Rule broken: ")) for x in rest), t["output"]
     layers = [line for line in data["output"].splitlines() if line.startswith("sandbox: ")]
     assert len(layers) == 1
     assert ("WITHOUT namespaces" in layers[0]) == no_userns and ("bubblewrap namespaces" in layers[0]) != no_userns
@@ -160,6 +173,8 @@ def test_run_autograder_grades_each_upload_as_grade_does(course, upload):
         assert row["status"] == "tampered" and data["score"] == 0
     if upload.startswith("perfect"):  # its answer also tried to write results.json: graded as the perfect one it is
         assert data["score"] == float(row["max_score"])
+    if upload.startswith("wrong"):  # a wrong answer's grade: results.json with its points, never an autograder failure
+        assert row["status"] == "ok" and 0 < data["score"] < float(row["max_score"])
 
 
 def test_a_sandbox_that_cannot_start_is_an_autograder_failure(course):

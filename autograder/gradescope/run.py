@@ -155,7 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"missing: {note}")
         return 0
     submission = read_submission(path)  # past the cap, grade_notebook calls it unreadable
-    r = grade_notebook(student_key(root), data, submission, settings, source)
+    try:
+        r = grade_notebook(student_key(root), data, submission, settings, source)
+    except Exception as exc:  # noqa: BLE001  the grader's own machinery (a submission's bytes are its row)
+        end_descendants()
+        return fail(results_dir, f"the grader crashed ({type(exc).__name__}: {exc})")
     if not end_descendants():  # before results.json: nothing a submission started runs after it
         return fail(results_dir, "a process the grading started could not be ended")
     if r.status == Status.GRADER_ERROR:

@@ -13,6 +13,13 @@ transformer reads only small cells (IPYTHON_CELL_CHARS, IPYTHON_LINE_CHARS, IPYT
 tree nested deeper than MAX_CODE_DEPTH, and whatever makes Python's parser give up (a SyntaxError,
 a null byte, its own RecursionError or MemoryError on deeply nested code), is a cell that does not
 parse, with a reason, never an exception out of here.
+
+Every cell is also written back as text within bounds (``unparse``): an integer literal whose
+decimal form is past Python's int-to-str limit (``sys.get_int_max_str_digits``, 4,300 digits; a
+hexadecimal, octal or binary literal of any length parses) is written in hexadecimal, the same
+value, in time linear in its length; whatever else ``ast.unparse`` cannot write is
+``UnreadableCode`` with a reason, which the plan makes that cell's problem (the student's row),
+never the grader's fault (tests/test_hostile_code.py).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import ast
 import builtins
 import copy
 import re
+import sys
 
 from .settings import IPYTHON_CELL_CHARS, IPYTHON_ESCAPES, IPYTHON_LINE_CHARS, MAX_CODE_DEPTH
 
@@ -73,6 +81,35 @@ def cell_python(source: str) -> str:
         return source
 
 
+class UnreadableCode(ValueError):
+    """A student's code that parses but that the trusted side cannot write back as text."""
+
+
+class _HexInt(int):
+    """An integer constant written (by ``repr``, so by ``ast.unparse``) in hexadecimal: a literal
+    past the int-to-str limit stays the same literal in the code the student's process runs, in
+    every place a literal may stand (a default, a match pattern, an f-string)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return hex(self)
+
+
+def _past_str_limit(value: int) -> bool:
+    """Whether ``repr(value)`` could exceed Python's int-to-str limit (0: no limit): log10(2) digits a bit."""
+    limit = sys.get_int_max_str_digits()
+    return bool(limit) and value.bit_length() * 0.30103 > limit - 8
+
+
+def unparse(tree: ast.AST) -> str:
+    """``ast.unparse`` of a student's (sub)tree from ``parse_cell``, or UnreadableCode saying why not."""
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError, MemoryError) as exc:  # none known (tests/test_hostile_code.py)
+        raise UnreadableCode(f"cannot be written back as code ({type(exc).__name__})") from None
+
+
 def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
     """(the cell's syntax tree, None), or (None, why it does not parse: 'line N: message'). The one
     parse of a cell's source: every reader of a student's cell (its definitions, the attack scan,
@@ -91,12 +128,15 @@ def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
 
 
 def _deeper_than(tree: ast.AST, limit: int) -> bool:
-    """Whether ``tree`` nests deeper than ``limit`` (a walk without recursion)."""
+    """Whether ``tree`` nests deeper than ``limit`` (a walk without recursion). On the way, every
+    integer constant past the int-to-str limit becomes a ``_HexInt`` (``unparse`` writes it)."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
             return True
+        if isinstance(node, ast.Constant) and type(node.value) is int and _past_str_limit(node.value):
+            node.value = _HexInt(node.value)
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return False
 
@@ -227,7 +267,7 @@ def definitions_of(
                 continue
         kept.append(stmt)
     dropped = len(tree.body) - len(kept)
-    return (ast.unparse(ast.Module(body=kept, type_ignores=[])) if kept else ""), dropped, refused
+    return (unparse(ast.Module(body=kept, type_ignores=[])) if kept else ""), dropped, refused
 
 
 class Protected:

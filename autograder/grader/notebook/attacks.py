@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ..core.studentcode import Protected, parse_cell, root_name
+from ..core.studentcode import Protected, UnreadableCode, parse_cell, root_name, unparse
 from ...common.textsafe import printable
 
 # Attribute names with no use in these exercises but every use in an attack on the grader.
@@ -150,8 +150,16 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
             for t in targets:
                 for sub in ast.walk(t):
                     if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
-                        found.append(f"assigns {printable(ast.unparse(sub), 100, keep='')}")
+                        found.append(f"assigns {target_text(sub)}")
     return found
+
+
+def target_text(node: ast.AST) -> str:
+    """An assignment target as the feedback names it: its code, at most 100 printable characters."""
+    try:
+        return printable(unparse(node), 100, keep="")
+    except UnreadableCode:
+        return f"{root_name(node)}. (a target too long to show)"
 
 
 def folded_string(node: ast.AST) -> str | None:

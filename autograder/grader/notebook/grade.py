@@ -15,6 +15,7 @@ import nbformat
 
 from ..core import observer
 from ..core.model import Job, Outcome, Result, Status, TestResult
+from ...common.textsafe import printable
 from .plan import build_plan, graded_steps
 from ..core.settings import Settings
 from .submissions import parse_notebook
@@ -65,6 +66,18 @@ def _none_run(result: Result, steps, why: str, outcome: Outcome, t0: float) -> R
     return result
 
 
+def unplannable(exc: Exception, source_nb, release_nb, committed_nb) -> str:
+    """Why a submission could not be planned, for its row (status ``error``), where the failure is
+    the submission's own: the same plan made of the untouched release (the unanswered stubs) is
+    made without it. Where that fails too, the grader itself cannot plan the lesson: the original
+    exception goes on (a grader fault, never the student's zero)."""
+    try:
+        build_plan(source_nb, release_nb, release_nb, committed_nb)
+    except Exception:  # noqa: BLE001
+        raise exc from None
+    return printable(f"the grader could not read this notebook's code ({type(exc).__name__}: {exc})", 300)
+
+
 def grade_notebook(
     student: str, lesson: Lesson, submission: bytes, settings: Settings, repository: Path, digest: str = ""
 ) -> Result:
@@ -78,7 +91,12 @@ def grade_notebook(
     except ValueError as exc:
         result.status, result.detail = Status.ERROR, f"unreadable notebook: {exc}"
         return _none_run(result, steps, "not run: the notebook could not be read", Outcome.NOT_RUN, t0)
-    plan = build_plan(source_nb, release_nb, submitted, committed_nb)
+    try:
+        plan = build_plan(source_nb, release_nb, submitted, committed_nb)
+    except Exception as exc:  # noqa: BLE001  the student's bytes, or the grader's own fault: told apart below
+        why = unplannable(exc, source_nb, release_nb, committed_nb)
+        result.status, result.detail = Status.ERROR, why
+        return _none_run(result, steps, "not run: the notebook's code could not be read", Outcome.NOT_RUN, t0)
     plugin = observer.plugin() if settings.diagnose and lesson.mistakes else None  # None: not installed
     diagnosis = plugin.lesson_payload(source_nb, lesson.mistakes, lesson.name) if plugin else {}
     result.seed = notebook_seed(settings.seed, student, lesson.name)

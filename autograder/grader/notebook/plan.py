@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ...common.notebooks import cell_grade_id, is_hidden, is_test, points
 from .attacks import attacks_in
-from ..core.studentcode import Protected, definitions_of, definitions_only, parse_cell
+from ..core.studentcode import Protected, UnreadableCode, definitions_of, definitions_only, parse_cell
 from ...common.textsafe import printable
 from ..core.settings import NAMED_IN_A_NOTE
 from .submissions import tampering
@@ -136,8 +136,12 @@ def read_cells(sources: list[str], protected: Protected) -> dict[str, CellReadin
             if tree is None:
                 readings[src] = CellReading(problem)
             else:
-                code, dropped, refused = definitions_of(tree, protected)
-                readings[src] = CellReading(None, tuple(attacks_in(tree, protected)), code, dropped, tuple(refused))
+                attacks = tuple(attacks_in(tree, protected))
+                try:
+                    code, dropped, refused = definitions_of(tree, protected)
+                    readings[src] = CellReading(None, attacks, code, dropped, tuple(refused))
+                except UnreadableCode as exc:  # the student's code, so the student's row: a reason, no crash
+                    readings[src] = CellReading(str(exc), attacks)
             del tree
     return readings
 
