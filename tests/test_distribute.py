@@ -152,6 +152,21 @@ def test_a_notebook_that_kills_every_worker_is_a_grader_fault_and_the_rest_goes_
     assert "and so did every worker that graded it again, alone (6 workers in all" in str(recorded["killer"])
 
 
+def test_the_cluster_is_fed_each_job_when_a_slot_is_free():
+    """On Dask too the parent holds only the notebooks in flight (issue 57): jobs are made as the
+    workers' notebook slots free up, each graded once."""
+    from test_worker_death import Outstanding
+
+    feed = Outstanding(20)
+    cluster = connect("local:2", quiet=True)
+    try:
+        run_on_cluster(cluster, feed.jobs(), feed.record, task=lambda job: {"student": job["student"]})
+    finally:
+        cluster.close()
+    assert sorted(feed.recorded) == [f"s{i:03d}" for i in range(20)]
+    assert 1 <= feed.most <= 2 * 2, feed.most
+
+
 def test_unreachable_scheduler_is_a_clear_error_in_seconds(tmp_path):
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

@@ -229,6 +229,7 @@ def rerun(fake, subs, out, settings=None):
     real = cr._run_pool
 
     def pool(todo, settings, rec):
+        todo = list(todo)  # the jobs are made as they are taken (pool.Feed): once
         graded.extend((j["student"], j["lesson"]["name"]) for j in todo)
         return real(todo, settings, rec)
 

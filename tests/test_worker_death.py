@@ -96,6 +96,34 @@ def workers_left():
     return alive
 
 
+class Outstanding:
+    """Jobs made on demand, counting those made and not yet recorded (issue 57: the parent held
+    every notebook of the class before grading began)."""
+
+    def __init__(self, n: int):
+        self.n, self.made, self.recorded, self.most = n, 0, {}, 0
+
+    def jobs(self):
+        for i in range(self.n):
+            self.made += 1
+            self.most = max(self.most, self.made - len(self.recorded))
+            yield {"student": f"s{i:03d}", "kind": "ok", "lesson": {"name": "L"}, "digest": str(i)}
+
+    def record(self, job, outcome) -> None:
+        assert job["student"] not in self.recorded, "each notebook is recorded once"
+        self.recorded[job["student"]] = outcome
+
+
+def test_the_pool_makes_each_job_when_a_worker_can_take_it():
+    """The parent holds at most the notebooks in flight and one made ahead for each worker (2 x
+    workers), whatever the class's size; every job is graded once."""
+    feed = Outstanding(40)
+    pool_grade(feed.jobs(), 2, "", feed.record, task=stand_in)
+    assert sorted(feed.recorded) == [f"s{i:03d}" for i in range(40)]
+    assert all(r["student"] == s for s, r in feed.recorded.items())
+    assert 2 <= feed.most <= 2 * 2, feed.most
+
+
 def test_a_killed_or_crashed_worker_takes_only_its_notebook_and_the_rest_is_graded():
     kinds = {"a": "ok", "killed": "sigkill", "b": "ok", "crashed": "segfault", "c": "ok", "d": "ok"}
     recorded = run_pool(kinds)

@@ -39,7 +39,7 @@ from ..notebook.grade import Lesson, notebook_seed
 from ..sandbox import launch as sandbox
 from . import intake, overrides
 from .gradebook import GradebookWriter, Journal, digest, fingerprint
-from .pool import WorkerDied, pool_grade
+from .pool import Feed, WorkerDied, pool_grade
 from .outputs import write_outputs
 
 
@@ -192,10 +192,13 @@ def grade(
             results[k].detail = printable("; ".join(notes), 300)
     # what a rerun compares besides the submission (gradebook.fingerprint)
     fingerprints = {n: fingerprint(settings, dataclasses.asdict(lesson_data[n])) for n in {n for _, n in found}}
-    todo = []
     progress = Progress(len(found), quiet)
     writer = GradebookWriter(out / "gradebook.db")
-    try:
+
+    def pending():
+        """Each notebook's job, made when a worker can take it (pool.Feed): its bytes read then, and
+        not before (issue 57: the parent held every notebook of the class before grading began).
+        A notebook graded before with the same bytes, grading and seed is recorded as it stands."""
         for (s, n), sub in sorted(found.items()):
             try:
                 raw = sub.read()
@@ -211,9 +214,14 @@ def grade(
                 results[(s, n)] = prev
                 writer.record(prev)
                 progress.update(prev, skipped=True)
-            else:
-                lesson = dataclasses.asdict(lesson_data[n])
-                todo.append(Job(s, lesson, raw, settings.to_dict(), str(root), d).to_dict())
+                continue
+            job = Job(s, lessons_as_data[n], raw, settings.to_dict(), str(root), d).to_dict()
+            del raw
+            yield job
+
+    lessons_as_data = {n: dataclasses.asdict(lesson_data[n]) for n in names}
+    try:
+        todo = Feed(pending())
         if todo:
             uploads = {k: sub.name for k, sub in found.items()}
             rec = functools.partial(

@@ -43,12 +43,12 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT, WORKER_MEMORY_BYTES
-from .pool import Interrupts, WorkerDied, cap_memory, die_if_asked, out_of_memory
+from .pool import Feed, Interrupts, WorkerDied, cap_memory, die_if_asked, out_of_memory
 
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
@@ -225,19 +225,30 @@ def _killed_every_worker(allowed_failures: int | None) -> WorkerDied:
     )
 
 
+def _count_left(queue: Feed) -> int:
+    """How many jobs ``queue`` still holds (each made, then dropped: one at a time)."""
+    n = 0
+    while queue:
+        queue.popleft()
+        n += 1
+    return n
+
+
 def _lesson(lesson: dict) -> dict:
     return lesson
 
 
 def run_on_cluster(
     cluster: Cluster,
-    todo: list[dict],
+    todo: Iterable[dict],
     record: Callable[[dict, object], object],
     task: Callable[[dict], dict] = grade_on_worker,
 ) -> None:
     """Grade every job of ``todo`` on the cluster's workers; ``record(job, outcome)`` (in this
     process, as each arrives) gets the Result dict, or the exception that stands for it.
-    ``task`` grades one job on a worker (tests give a stand-in)."""
+    ``todo`` is any iterable: each job is made when a worker slot is free (pool.Feed), so the
+    parent holds only the notebooks in flight. ``task`` grades one job on a worker (tests give a
+    stand-in)."""
     from dask.base import tokenize
     from distributed import as_completed
     from distributed.client import FutureCancelledError
@@ -245,13 +256,16 @@ def run_on_cluster(
 
     client = cluster.client
     lessons = {}
-    for job in todo:
+
+    def lesson_of(job: dict):
         name = job["lesson"]["name"]
         if name not in lessons:  # one small pure task per lesson: recomputed if its worker is lost
             lessons[name] = client.submit(
                 _lesson, job["lesson"], key=f"lesson-{name}-{tokenize(job['lesson'])}", pure=True
             )
-    queue, futures = list(todo), {}
+        return lessons[name]
+
+    queue, futures = Feed.of(todo), {}
     suspects, alone = [], set()  # jobs whose worker died: each is graded again, alone, at the end
     done = as_completed()
 
@@ -261,13 +275,14 @@ def run_on_cluster(
             for info in client.scheduler_info(n_workers=-1).get("workers", {}).values()
         )
         if not queue and suspects and not futures:  # a job that killed workers, or shared one with
-            queue.append(suspects.pop(0))  # such a job: now it runs with nothing beside it
-            alone.add(id(queue[0]))
-        while queue and len(futures) < (1 if alone else max(1, slots)):
-            job = queue.pop(0)
+            job = suspects.pop(0)  # such a job: now it runs with nothing beside it
+            queue.appendleft(job)
+            alone.add(id(job))
+        while len(futures) < (1 if alone else max(1, slots)) and queue:
+            job = queue.popleft()
             fut = client.submit(
                 task,
-                {**job, "lesson": lessons[job["lesson"]["name"]]},
+                {**job, "lesson": lesson_of(job)},
                 pure=False,
                 resources={RESOURCE: 1},
                 retries=0,
@@ -307,7 +322,7 @@ def run_on_cluster(
             client.cancel(list(futures))
             raise
     if lost or queue or suspects:
-        missing = lost + len(queue) + len(suspects)
+        missing = lost + len(suspects) + _count_left(queue)
         raise SchedulerError(
             f"lost the Dask scheduler at {cluster.address}: {missing} notebooks were not "
             "graded; every recorded grade is kept, rerun the same command to grade the rest"

@@ -73,7 +73,9 @@ ROW = "row"  # a journal line's "entry" when it is a row as a run decided it, no
 class Journal:
     """OUT/journal.jsonl: one finished Result per line. ``done``: the last grade per student and
     lesson (what a rerun may skip); ``rows``: the last line of any kind per student and lesson (the
-    class this OUT holds). ``fresh``: start a new journal (the old one is removed)."""
+    class this OUT holds). ``fresh``: start a new journal (the old one is removed). A row is held
+    once (``done`` and ``rows`` share the Result a run appended, ``lines`` keeps only a digest of
+    its last line): the parent's memory grows by one Result a row (benchmarks/bench_class_memory.py)."""
 
     def __init__(self, path: Path, fresh: bool = False):
         self.path = path
@@ -89,7 +91,7 @@ class Journal:
                     key = (r.student, r.lesson)
                     if entry != ROW:
                         self.done[key] = r
-                    self.rows[key], self.lines[key] = r, lesson_keyed(d)  # an older line: "notebook"
+                    self.rows[key], self.lines[key] = r, line_digest(lesson_keyed(d))  # older: "notebook"
         self.file = None
 
     def _write(self, d: dict) -> None:
@@ -100,23 +102,28 @@ class Journal:
         os.fsync(self.file.fileno())
 
     def append(self, r: Result) -> None:
-        """A notebook's grade, as it finishes."""
+        """A notebook's grade, as it finishes (``r`` is kept as it is: the caller's own row)."""
         d = r.to_dict()
         self._write(d)
         key = (r.student, r.lesson)
-        self.done[key], self.rows[key], self.lines[key] = Result.from_dict(d), Result.from_dict(d), d
+        self.done[key], self.rows[key], self.lines[key] = r, r, line_digest(d)
 
     def append_row(self, r: Result) -> None:
         """A row as the run decided it, journaled only where it differs from the journal's last line."""
         d, key = r.to_dict(), (r.student, r.lesson)
-        if self.lines.get(key) != d:
+        if self.lines.get(key) != line_digest(d):
             self._write({"entry": ROW, **d})
-            self.rows[key], self.lines[key] = Result.from_dict(d), d
+            self.rows[key], self.lines[key] = r, line_digest(d)
 
     def close(self) -> None:
         if self.file is not None:
             self.file.close()
             self.file = None
+
+
+def line_digest(d: dict) -> bytes:
+    """What tells two journal lines apart, in 32 bytes."""
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).digest()
 
 
 def digest(submission: bytes, fingerprint: str, emulation: str) -> str:

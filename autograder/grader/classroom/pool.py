@@ -37,6 +37,7 @@ quietly, and the parent interrupts any that did not (a SIGINT sent to the parent
 from __future__ import annotations
 
 import collections
+from collections.abc import Iterable
 import multiprocessing
 import os
 import signal
@@ -80,6 +81,50 @@ class Interrupts:
     def raise_if_interrupted(self) -> None:
         if self.noted:
             raise KeyboardInterrupt
+
+
+class Feed:
+    """The jobs still to hand out, made one at a time as workers take them (issue 57: a class's
+    notebooks are never all in the parent at once). ``fill(n)`` makes up to ``n`` of them ahead,
+    ``len`` counts those made and not yet taken, ``bool`` says whether any is left (making one
+    ahead if needed); ``popleft`` takes the next, ``appendleft`` puts one back in front. So the parent
+    holds at most the jobs in flight and the few made ahead (at most 2 x workers, pool.py and
+    distribute.py), whatever the class's size."""
+
+    def __init__(self, jobs: Iterable[dict]):
+        self._source = iter(jobs)
+        self._made: collections.deque = collections.deque()
+        self._ended = False
+
+    def fill(self, n: int) -> None:
+        while len(self._made) < n and not self._ended:
+            job = next(self._source, None)
+            if job is None:
+                self._ended = True
+            else:
+                self._made.append(job)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __bool__(self) -> bool:
+        self.fill(1)
+        return bool(self._made)
+
+    def popleft(self) -> dict:
+        self.fill(1)
+        return self._made.popleft()
+
+    def appendleft(self, job: dict) -> None:
+        self._made.appendleft(job)
+
+    def __iter__(self):
+        while self:
+            yield self.popleft()
+
+    @classmethod
+    def of(cls, jobs: Iterable[dict]) -> Feed:
+        return jobs if isinstance(jobs, Feed) else cls(jobs)
 
 
 class WorkerDied(Exception):
@@ -209,25 +254,26 @@ class _Worker:
 
 
 def pool_grade(
-    todo, jobs: int, folder: str, record, adopt=None, cap: int = WORKER_MEMORY_BYTES, task=grade_job
+    todo: Iterable[dict], jobs: int, folder: str, record, adopt=None, cap: int = WORKER_MEMORY_BYTES, task=grade_job
 ) -> None:
-    """Grade ``todo`` on ``jobs`` spawned worker processes (each capped at ``cap`` bytes of
-    address space, then started by ``adopt(folder)``), ``record``-ing each outcome as it arrives:
-    the Result dict a worker returned, or the exception that stands for it (``WorkerDied``: its
-    worker died or ran out of memory; or what the task raised). ``task`` grades one job in a
-    worker (tests give a stand-in, importable by name). Ctrl-C stops it between waits."""
+    """Grade ``todo`` (any iterable: each job is made when a worker can take it, ``Feed``) on ``jobs``
+    spawned worker processes (each capped at ``cap`` bytes of address space, then started by
+    ``adopt(folder)``), ``record``-ing each outcome as it arrives: the Result dict a worker
+    returned, or the exception that stands for it (``WorkerDied``: its worker died or ran out of
+    memory; or what the task raised). ``task`` grades one job in a worker (tests give a stand-in,
+    importable by name). Ctrl-C stops it between waits."""
     with Interrupts() as stop:
-        _pool_run(list(todo), jobs, folder, record, adopt, stop, cap, task)
+        _pool_run(Feed.of(todo), jobs, folder, record, adopt, stop, cap, task)
 
 
-def _pool_run(todo, jobs, folder, record, adopt, stop: Interrupts, cap: int, task) -> None:
+def _pool_run(queue: Feed, jobs, folder, record, adopt, stop: Interrupts, cap: int, task) -> None:
     ctx = multiprocessing.get_context("spawn")
-    queue = collections.deque(todo)
     workers: list[_Worker] = []
     failures, why = 0, ""  # workers in a row that ended before they took a job
     finished = False
     try:
         while queue or any(w.job is not None for w in workers):
+            queue.fill(jobs)  # at most one job ahead for each worker: the rest are not read yet
             wanted = min(jobs, len(queue) + sum(w.job is not None for w in workers))
             while len(workers) < wanted:
                 workers.append(_Worker(ctx, cap, adopt, folder, task))
