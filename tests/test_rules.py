@@ -4,6 +4,7 @@ trusted checker decides which one a failure broke from its own traceback (checke
 every page shows it (studentview.rule_line); no shown sentence leaks what the hidden test knows."""
 
 import json
+import math
 import textwrap
 
 import nbformat
@@ -11,7 +12,7 @@ import pytest
 
 from autograder.common.notebooks import cell_grade_id, lessons
 from autograder.grader.core import rules as R
-from conftest import ROOT, source_nb, student_nb
+from conftest import LESSONS, ROOT, source_nb, student_nb
 
 CELL = textwrap.dedent(
     '''\
@@ -368,3 +369,36 @@ def test_the_report_groups_failures_by_rule(tmp_path):
     page = build_report(tmp_path).read_text()
     section = page[page.index("id=rules>") : page.index("id=lessons-h")]
     assert rule in section and other in section and "rule most broken" in page
+
+
+def feedback_bits_table() -> str:
+    """docs/GRADING.md's table of what one submission's page can tell of its hidden checks."""
+    from autograder.common import mistakes as library
+    from autograder.grader.classroom.studentview import hidden_channels
+
+    rows = []
+    for lesson in LESSONS:
+        never = frozenset(k.split(":")[1] for k in library.NOT_DIAGNOSED if k.split(":")[0] == lesson)
+        channels = hidden_channels(source_nb(lesson), library.load(lesson), never)
+        bits = [sum(c.bits(r, d) for c in channels) for r, d in ((True, True), (True, False), (False, True))]
+        rows.append(f"| {lesson} | {len(channels)} | " + " | ".join(f"{b:.1f}" for b in bits) + f" | {len(channels)} |")
+    return "\n".join(rows)
+
+
+def test_the_documented_bound_of_what_feedback_tells_is_the_code_s():
+    """Issue 57: GRADING.md states the combined bound (the rule and the named mistakes together) per
+    lesson; a new rule, mistake or hidden check changes it, and this fails until the table says so."""
+    text = (ROOT / "docs" / "GRADING.md").read_text()
+    table = text.split("<!-- feedback-bits:start -->")[1].split("<!-- feedback-bits:end -->")[0]
+    rows = [line.strip() for line in table.strip().splitlines()[2:]]
+    assert rows == feedback_bits_table().splitlines(), "update docs/GRADING.md with:\n" + feedback_bits_table()
+
+
+def test_a_hidden_check_s_channel_counts_rules_and_mistakes_together():
+    from autograder.grader.classroom.studentview import HiddenChannel
+
+    c = HiddenChannel("test_f_hidden", rules=3, mistakes=(2, 1))
+    assert c.outcomes == 1 + 3 * 3 * 2  # passed, or one of 3 rules with one of 3 and one of 2 named sets
+    assert abs(c.bits() - math.log2(19)) < 1e-12
+    assert c.bits(rules=False, diagnose=False) == 1.0
+    assert abs(c.bits(rules=False) - math.log2(7)) < 1e-12 and abs(c.bits(diagnose=False) - 2.0) < 1e-12

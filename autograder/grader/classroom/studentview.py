@@ -96,3 +96,57 @@ def student_view(r: Result) -> StudentView:
     status, detail = (r.shown_status, r.shown_detail) if r.shown_status else (str(r.status), r.detail)
     checks = [check_of(t) for t in r.tests]
     return StudentView(r.student, r.lesson, r.score, r.max_score, str(status), detail, list(r.notes), checks)
+
+
+@dataclass(frozen=True)
+class HiddenChannel:
+    """What one hidden check's feedback can say, counted (issue 57): its ``rules`` (every sentence
+    a failure of it can show: its statements' rules, its default, a "raises" rule for each exercise it
+    calls, or none) and, for each exercise it calls that is diagnosed, its library's mistakes. A
+    failed check names at most one rule and, for each such exercise, one set of mistakes that behave
+    alike on its calls (a set of equal mistakes or none: at most ``k + 1`` outcomes for k mistakes)."""
+
+    grade_id: str
+    rules: int
+    mistakes: tuple[int, ...]
+
+    @property
+    def outcomes(self) -> int:
+        """What the page can show: "passed", or "failed" with one rule and one named set each."""
+        named = 1
+        for k in self.mistakes:
+            named *= k + 1
+        return 1 + self.rules * named
+
+    def bits(self, rules: bool = True, diagnose: bool = True) -> float:
+        import math
+
+        named = 1
+        for k in self.mistakes if diagnose else ():
+            named *= k + 1
+        return math.log2(1 + (self.rules if rules else 1) * named)
+
+
+def hidden_channels(source_nb, mistakes: list, not_diagnosed: frozenset[str] = frozenset()) -> list[HiddenChannel]:
+    """Each hidden check of a lesson's source notebook, counted as ``HiddenChannel`` says: the
+    exercises it calls are the lesson's exercise names its code uses (``plan.contract_names``),
+    ``mistakes`` the library's (``common.mistakes.load``), ``not_diagnosed`` the exercises never
+    diagnosed (``NOT_DIAGNOSED``'s names for this lesson)."""
+    import ast
+
+    from ...common.notebooks import cell_grade_id, is_hidden, is_test
+    from ..core.rules import every_rule
+    from ..notebook.plan import contract_names
+
+    exercises = contract_names(source_nb)
+    channels = []
+    for cell in source_nb.cells:
+        if cell.cell_type != "code" or not is_test(cell) or not is_hidden(cell.source):
+            continue
+        used = {n.id for n in ast.walk(ast.parse(cell.source)) if isinstance(n, ast.Name)}
+        called = [f for f in exercises if f in used]
+        diagnosed = [f for f in called if f not in not_diagnosed]
+        per_function = tuple(sum(m.function == f for m in mistakes) for f in diagnosed)
+        rules = len(every_rule(cell.source)) + len(called) + 1  # its sentences, a "raises" each, or none
+        channels.append(HiddenChannel(cell_grade_id(cell), rules, per_function))
+    return channels
