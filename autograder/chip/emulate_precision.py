@@ -1,6 +1,8 @@
 """A TPU's or a GPU's arithmetic on a CPU, the second part of the emulation script (emulation.py joins
-tpu_compiler.py and this file; the test suite and lessoncheck run it as a kernel's IPython start-up
-file, the grader before any student code) with ``COURSE_EMULATE=tpu`` or ``gpu`` set.
+tpu_compiler.py, this file and startup.py; the test suite and lessoncheck run it as a kernel's
+IPython start-up file, the grader before any student code) with ``COURSE_EMULATE=tpu`` or ``gpu``
+set; and of the student's module (tpu_compiler.py, this file and student.py: notebooks/tpu_emulation.py,
+which each lesson's setup cell starts where the runtime is not a TPU).
 
 TPU (a v5e, JAX 0.10.2, libtpu 0.0.42.1; tests/test_golden.py, tests/test_golden_casts.py): every
 program JAX compiles here, each jit and each eager operation, is rewritten where XLA lowers it into
@@ -31,23 +33,31 @@ kernel's stderr and ends the kernel, never grading without the emulation.
 """
 
 
-def _course_emulate_precision(mode):
-    """Patch jax's dot for ``mode``; everything lives in this function so that, run as an IPython
-    start-up file, it leaves no name behind in the notebook's namespace."""
-    import math
+def _course_without_fma(mode):
+    """The chip rounds a * b + c twice; XLA:CPU contracts it into one fused multiply-add where the CPU
+    has FMA (x86-64 from AVX2 on): capped at AVX it rounds twice too, as the chip does. Sets that cap
+    in XLA_FLAGS for ``mode`` "tpu" on x86-64 (it only takes effect before JAX opens its backends:
+    the emulation's probe checks it did); returns whether it applies. COURSE_EMULATE_WITHOUT=rule,...:
+    a maintainers' switch, read before any student code runs: the named rules of _chip_compiler are
+    left out (tests/test_golden_casts.py shows that leaving out any one loses a recorded pattern)."""
     import os
     import platform
 
-    # The chip rounds a * b + c twice; XLA:CPU contracts it into one fused multiply-add where the CPU
-    # has FMA (x86-64 from AVX2 on): capped at AVX it rounds twice too, as the chip does. Only takes
-    # effect before JAX opens its CPU backend (a probe below checks it did).
-    # COURSE_EMULATE_WITHOUT=rule,...: a maintainers' switch, read once here, before any student
-    # code runs: the named rules of _chip_compiler are left out (tests/test_golden_casts.py shows
-    # that leaving out any one of them loses a recorded pattern of the chip)
     without = frozenset(r for r in os.environ.get("COURSE_EMULATE_WITHOUT", "").split(",") if r)
     no_fma = mode == "tpu" and platform.machine() in ("x86_64", "AMD64") and "no-fma" not in without
     if no_fma and "--xla_cpu_max_isa" not in os.environ.get("XLA_FLAGS", ""):
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_cpu_max_isa=AVX").strip()
+    return no_fma
+
+
+def _course_emulate_precision(mode):
+    """Patch jax's dot for ``mode``; everything lives in this function (and the ones it calls) so that,
+    run as an IPython start-up file, it leaves no name behind in the notebook's namespace."""
+    import math
+    import os
+
+    without = frozenset(r for r in os.environ.get("COURSE_EMULATE_WITHOUT", "").split(",") if r)
+    no_fma = _course_without_fma(mode)
 
     import jax
     import jax.numpy as jnp
@@ -302,25 +312,3 @@ def _course_emulate_precision(mode):
             "use the course's pinned JAX (pyproject.toml)"
         )
     os.environ["COURSE_EMULATED_PRECISION"] = mode
-
-
-def _course_emulation_mode():
-    import os
-
-    return os.environ.get("COURSE_EMULATE", "").lower()
-
-
-if _course_emulation_mode() in ("tpu", "gpu"):
-    try:
-        _course_emulate_precision(_course_emulation_mode())
-    except RuntimeError as _course_exc:
-        if "get_ipython" not in globals():
-            raise
-        # An IPython start-up file: IPython would print the error and run the notebook anyway,
-        # without emulation. A kernel that cannot grade as asked stops instead, saying why.
-        import os as _os
-        import sys as _sys
-
-        print(f"emulate_precision.py: {_course_exc}", file=_sys.__stderr__, flush=True)
-        _os._exit(3)
-del _course_emulate_precision, _course_emulation_mode, _course_chip_compiler, _course_install_lowering  # noqa: F821

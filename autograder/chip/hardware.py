@@ -2,6 +2,7 @@
 
     python -m autograder.chip.hardware run [--out DIR]      # probe, student + solution notebooks, mutants
     python -m autograder.chip.hardware golden [--out DIR]   # the chip's outputs on small seeded inputs
+    python -m autograder.chip.hardware fuzz [--out DIR]     # generated jitted programs (autograder/chip/fuzz.py)
 
 CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul precision
 (tests/test_emulation.py). This is the real thing, for a maintainer on a GPU or TPU machine:
@@ -294,6 +295,14 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    f = sub.add_parser("fuzz", help="write OUT/tpu_fuzz.{json,npz}: generated jitted programs' outputs here")
+    f.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--count", type=int, default=1500)
+    fc = sub.add_parser("fuzz-compare", help="a fuzz record's programs run here (TPU emulation on a CPU), compared")
+    fc.add_argument("record", type=Path, help="a chip's tpu_fuzz.json (tests/data/tpu/tpu_fuzz.json)")
+    fc.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare" / "fuzz.json")
+    fc.add_argument("--native", action="store_true", help="this machine's own arithmetic (no emulation)")
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
     t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
@@ -326,6 +335,18 @@ def main(argv: list[str] | None = None) -> int:
         from .outcomes import compare_here
 
         return compare_here(args.record, args.out, [x for x in args.lessons.split(",") if x])
+    if args.command == "fuzz":
+        from .fuzz import generate, record
+
+        meta = record(generate(args.seed, args.count), args.out)
+        failed = sum(bool(p["error"]) for p in meta["programs"])
+        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "seconds")}, indent=1))
+        print(f"{len(meta['programs'])} programs, {failed} raised (recorded as such)")
+        return 0
+    if args.command == "fuzz-compare":
+        from .fuzz import compare_main
+
+        return compare_main(args.record, args.out, emulate=not args.native)
     if args.command == "trace":
         from .outcomes import record_trace
 

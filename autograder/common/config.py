@@ -41,6 +41,15 @@ def colab_url(lesson: str, root: Path = ROOT, repository: str | None = None) -> 
     return f"https://colab.research.google.com/github/{repo}/blob/{s['branch']}/{RELEASE_DIR}/{lesson}/{lesson}.ipynb"
 
 
+def emulation_url(root: Path = ROOT, repository: str | None = None) -> str:
+    """Where a lesson's setup cell downloads the course's emulation (notebooks/tpu_emulation.py) when
+    it is not beside the notebook (Colab): the raw file in ``repository`` (default: ``[tool.course]
+    repository``), the branch the badges open."""
+    s = course_settings(root)
+    repo = (repository or s["repository"]).removeprefix("https://github.com/").strip("/")
+    return f"https://raw.githubusercontent.com/{repo}/{s['branch']}/{RELEASE_DIR}/tpu_emulation.py"
+
+
 def colab_badge(lesson: str, root: Path = ROOT, repository: str | None = None) -> str:
     return (
         f'<a href="{colab_url(lesson, root, repository)}" target="_parent">'

@@ -21,7 +21,16 @@ from pathlib import Path
 
 import nbformat
 
-from .config import BADGE_MARKER, INSTRUCTOR_ONLY, RELEASE_DIR, ROOT, SOURCE_DIR, colab_badge, nbgrader_config
+from .config import (
+    BADGE_MARKER,
+    INSTRUCTOR_ONLY,
+    RELEASE_DIR,
+    ROOT,
+    SOURCE_DIR,
+    colab_badge,
+    emulation_url,
+    nbgrader_config,
+)
 from .notebooks import lessons
 
 
@@ -46,8 +55,18 @@ def prepare_course(
         shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", *INSTRUCTOR_ONLY))
         path = dst / f"{lesson}.ipynb"
         nb = nbformat.read(str(path), as_version=4)
-        nbformat.write(with_badge(nb, lesson, root, repository), str(path))
+        nbformat.write(with_emulation_url(with_badge(nb, lesson, root, repository), root, repository), str(path))
     return names
+
+
+def with_emulation_url(nb, root: Path = ROOT, repository: str | None = None):
+    """The setup cell's emulation URL (the source's names ``[tool.course] repository``) for ``repository``."""
+    if repository is not None:
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.source = cell.source.replace(emulation_url(root), emulation_url(root, repository))
+                break
+    return nb
 
 
 def ends_with_semicolon(source: str) -> bool:

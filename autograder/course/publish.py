@@ -32,7 +32,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from ..common.config import RELEASE_DIR, ROOT, colab_url, course_settings, student_repository
+from ..common.config import RELEASE_DIR, ROOT, colab_url, course_settings, emulation_url, student_repository
 from .release import build_release, lessons_table, release_differences
 from ..common.words import plural
 
@@ -105,7 +105,10 @@ def unreleased(fresh: Path, root: Path, repository: str) -> list[str]:
     notebooks/ with its badge URLs pointed at ``repository``."""
 
     def badge_moved(rel: Path, data: bytes) -> bytes:
+        if len(rel.parts) == 1:  # the emulation module beside the lessons: no badge
+            return data
         lesson = rel.parts[0]
+        data = data.replace(emulation_url(root).encode(), emulation_url(root, repository).encode())
         return data.replace(colab_url(lesson, root).encode(), colab_url(lesson, root, repository).encode())
 
     return release_differences(fresh, root / RELEASE_DIR, badge_moved)

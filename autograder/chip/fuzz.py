@@ -1,0 +1,492 @@
+"""A differential fuzzer of the TPU emulation: small jitted programs, on the chip and on a CPU.
+
+    python -m autograder.chip.hardware fuzz --out DIR [--seed S] [--count N]   # on a TPU: the record
+    python -m autograder.chip.hardware fuzz-compare tests/data/tpu/tpu_fuzz.json  # on a CPU, emulated
+
+``programs(seed, count)`` writes programs from a grammar of what students of this course write, as
+Python text: casts to and from every narrow float (bfloat16, float16, float8_e4m3fn, float8_e5m2,
+float4_e2m1fn) and int8; ``reduce_precision``; elementwise chains (constants, other values, division
+by a constant and by an array, rounding); reductions (sum, mean, max, cumsum, with and without a
+dtype); layout (transpose, reshape, contiguous and strided slices, broadcasts, concatenation, pads);
+dots of every shape class (matrix-matrix, matrix-vector, vector-matrix, vector-vector, one-term
+contraction, batched) written five ways (jnp.dot, @, matmul, einsum, lax.dot_general) with every
+precision and preferred element type; and the structures around them: lax.scan, fori_loop and
+while_loop, vmap, cond, nested jit, custom_jvp, checkpoint and grad. Each program is a function of
+three inputs (x (M, K), w (K, N), v (K,) float32, seeded normals at a scale of the program's, a few
+with special values), run under ``jax.jit``.
+
+``record(programs)`` runs each on this machine's default backend and keeps its outputs' bytes (and
+its inputs' digest: they are drawn again from the program's id, and a NumPy that drew others would
+stop the comparison); on a TPU v5e that is tests/data/tpu/tpu_fuzz.{json,npz}.
+``compare`` runs the record's programs here (under the TPU emulation on a CPU) and sets each output
+beside the chip's:
+- "exact": the same bits (NaNs where the chip's are);
+- "close": a program whose float32 sums (dots, sums, means, cumsums) may add in another order: all
+  but at most 1% of its elements within 2^-14 of its largest output, where a rounding the chip does
+  and the emulation does not (or the reverse) moves most elements by a narrow float's step;
+- "mismatch": anything else (also: an error on one side only, another dtype or shape).
+Only stdlib, NumPy and JAX.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+NPZ, META, HLO = "tpu_fuzz.npz", "tpu_fuzz.json", "tpu_fuzz_hlo.json.gz"
+NARROW = ("bfloat16", "float16", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn")
+FLOATS = ("float32", *NARROW)
+PRECISIONS = ("None", "jax.lax.Precision.DEFAULT", "jax.lax.Precision.HIGH", "jax.lax.Precision.HIGHEST")
+PREFERRED = ("None", "jnp.float32", "jnp.bfloat16", "jnp.float16")
+SUMMING = ("dot", "sum", "mean", "cumsum", "scan", "fori_loop", "while_loop", "grad")  # order may differ
+SHAPES = [(16, 32, 8), (8, 256, 16), (33, 130, 5), (2, 3, 4), (1, 64, 16), (16, 64, 1), (4, 1, 4), (4, 384, 8)]
+SCALES = (1.0, 0.01, 30.0, 1.0 / 64)
+TOLERANCE, SHARE = 2.0**-14, 0.01
+
+
+class Program:
+    """One program's text, written line by line: values are (name, shape, dtype)."""
+
+    def __init__(self, rng: random.Random, shapes: tuple[int, int, int]):
+        self.rng, self.lines, self.tags, self.n = rng, [], set(), 0
+        self.m, self.k, self.nn = shapes
+
+    def new(self, expr: str, indent: str = "    ") -> str:
+        self.n += 1
+        name = f"t{self.n}"
+        self.lines.append(f"{indent}{name} = {expr}")
+        return name
+
+    # ---- one step on a value -------------------------------------------------------------------
+    def step(self, v, indent="    ", keep_shape=False):
+        """One random operation on value v = (name, shape, dtype): a new value (of v's shape with
+        ``keep_shape``: a loop's carry, a cond's branches)."""
+        r = self.rng
+        name, shape, dtype = v
+        choices = ["cast", "cast", "cast", "const", "unary", "reduce_precision"]
+        if shape and not keep_shape:
+            choices += ["reduce", "layout", "layout"]
+        if dtype == "int8":
+            choices = ["cast"]
+        kind = r.choice(choices)
+        if kind == "cast":
+            to = r.choice(FLOATS + ("float32", "float32", "int8") if dtype != "int8" else ("float32", "bfloat16"))
+            if to == "int8":
+                self.tags.add("int8")
+                expr = f"jnp.clip(jnp.round({name} * 16), -127, 127).astype(jnp.int8)"
+            else:
+                expr = f"{name}.astype(jnp.{to})"
+            self.tags.add(f"cast:{to}" if to != "float32" else "cast:float32")
+            return self.new(expr, indent), shape, to
+        if kind == "const":
+            op, c = r.choice(["*", "+", "-", "/"]), r.choice(["3.0", "0.1", "1e-3", "7", "1.5", "0.5", "448.0"])
+            self.tags.add("divide-constant" if op == "/" else "arithmetic")
+            return self.new(f"{name} {op} {c}", indent), shape, dtype
+        if kind == "unary":
+            f = r.choice(
+                ["-{}", "jnp.abs({})", "jnp.round({})", "jnp.floor({})", "jnp.square({})", "jnp.maximum({}, 0)"]
+            )
+            self.tags.add("arithmetic")
+            return self.new(f.format(name), indent), shape, dtype
+        if kind == "reduce_precision":
+            e, m = r.choice([(8, 7), (5, 10), (4, 3), (5, 2)])
+            self.tags.add("reduce_precision")
+            return (
+                self.new(f"jax.lax.reduce_precision({name}, exponent_bits={e}, mantissa_bits={m})", indent),
+                shape,
+                dtype,
+            )
+        if kind == "reduce":
+            axis = r.randrange(len(shape))
+            out = shape[:axis] + shape[axis + 1 :]
+            f = r.choice(["sum", "sum", "mean", "max", "cumsum", "sum32"])
+            self.tags.add("reduce:" + ("sum" if f == "sum32" else f))
+            if f == "cumsum":
+                self.tags.add("cumsum")
+                return self.new(f"jnp.cumsum({name}, axis={axis})", indent), shape, dtype
+            if f == "sum32":
+                self.tags.add("sum")
+                return self.new(f"jnp.sum({name}, axis={axis}, dtype=jnp.float32)", indent), out, "float32"
+            self.tags.add("sum" if f in ("sum", "mean") else "max")
+            return self.new(f"jnp.{f}({name}, axis={axis})", indent), out, dtype
+        # layout
+        self.tags.add("layout")
+        if len(shape) == 2 and r.random() < 0.3:
+            return self.new(f"{name}.T", indent), (shape[1], shape[0]), dtype
+        if shape and shape[0] > 2 and r.random() < 0.5:
+            if r.random() < 0.5:
+                self.tags.add("slice")
+                return self.new(f"{name}[1:]", indent), (shape[0] - 1, *shape[1:]), dtype
+            self.tags.add("strided-slice")
+            return self.new(f"{name}[::2]", indent), ((shape[0] + 1) // 2, *shape[1:]), dtype
+        if shape and r.random() < 0.5:
+            self.tags.add("concatenate" if r.random() < 0.5 else "pad")
+            if "pad" in self.tags and r.random() < 0.5:
+                return self.new(f"jnp.pad({name}, 1)", indent), tuple(s + 2 for s in shape), dtype
+            return self.new(f"jnp.concatenate([{name}, {name}], axis=0)", indent), (2 * shape[0], *shape[1:]), dtype
+        self.tags.add("broadcast")
+        return self.new(f"jnp.broadcast_to({name}[None], (2, *{name}.shape))", indent), (2, *shape), dtype
+
+    def chain(self, v, steps: int, indent="    ", keep_shape=False):
+        for _ in range(steps):
+            v = self.step(v, indent, keep_shape)
+        return v
+
+    # ---- two values -------------------------------------------------------------------------------
+    def binary(self, a, b, indent="    "):
+        """a op b for two values of one shape."""
+        op = self.rng.choice(["+", "*", "-", "jnp.maximum", "/"])
+        self.tags.add("array-division" if op == "/" else "arithmetic")
+        expr = f"jnp.maximum({a[0]}, {b[0]})" if op == "jnp.maximum" else f"{a[0]} {op} {b[0]}"
+        dtype = a[2] if a[2] == b[2] else "float32" if "float32" in (a[2], b[2]) else a[2]
+        return self.new(expr, indent), a[1], dtype
+
+    def dot(self, a, b, indent="    "):
+        """A dot of a (.., K) and b (K, ..), written one of five ways."""
+        r = self.rng
+        p, t = r.choice(PRECISIONS), r.choice(PREFERRED)
+        kw = "".join(
+            [f", precision={p}" if p != "None" else "", f", preferred_element_type={t}" if t != "None" else ""]
+        )
+        la, lb = len(a[1]), len(b[1])
+        form = r.choice(["dot", "matmul", "at", "einsum", "dot_general"])
+        self.tags |= {"dot", f"dot:{form}", f"precision:{p.rsplit('.', 1)[-1]}", f"preferred:{t.rsplit('.', 1)[-1]}"}
+        shape = a[1][:-1] + b[1][1:]
+        k = a[1][-1]
+        cls = "vector-vector" if la == lb == 1 else "matrix-vector" if 1 in (la, lb) else "matrix-matrix"
+        if cls == "matrix-matrix" and k == 1:
+            cls = "one-term"
+        elif cls == "matrix-matrix" and 1 in (a[1][0], b[1][-1]):
+            cls = "matrix-vector (M or N = 1)"
+        self.tags.add(f"dot-class:{cls}")
+        if form == "at" and not kw:
+            expr = f"{a[0]} @ {b[0]}"
+        elif form == "einsum":
+            sa, sb = ("mk"[-la:], "kn"[:lb])
+            expr = f"jnp.einsum('{sa},{sb}->{(sa[:-1] + sb[1:])}', {a[0]}, {b[0]}{kw})"
+        elif form == "dot_general":
+            expr = f"jax.lax.dot_general({a[0]}, {b[0]}, ((({la - 1},), (0,)), ((), ())){kw})"
+        elif form == "matmul":
+            expr = f"jnp.matmul({a[0]}, {b[0]}{kw})"
+        else:
+            expr = f"jnp.dot({a[0]}, {b[0]}{kw})"
+        dtypes = {a[2], b[2]}
+        out = t.rsplit(".", 1)[-1] if t != "None" else ("float32" if "float32" in dtypes else a[2])
+        if dtypes == {"int8"} and t == "None":
+            out = "int8"
+        return self.new(expr, indent), shape, out
+
+    def batched(self, a, b, indent="    "):
+        """A batched dot: a (B, M, K) and b (B, K, N) from stacked copies."""
+        self.tags |= {"dot", "dot-class:batched"}
+        p = self.rng.choice(PRECISIONS)
+        kw = f", precision={p}" if p != "None" else ""
+        sa = self.new(f"jnp.stack([{a[0]}, {a[0]} * 0.5])", indent)
+        sb = self.new(f"jnp.stack([{b[0]}, -{b[0]}])", indent)
+        expr = f"jnp.einsum('bmk,bkn->bmn', {sa}, {sb}{kw})"
+        out = "float32" if "float32" in (a[2], b[2]) else a[2]
+        return self.new(expr, indent), (2, *a[1][:-1], *b[1][1:]), out
+
+
+def _structure(p: Program, r: random.Random, x, w, v) -> list[str]:
+    """The program's body around its values: plain, or one of the structures; its outputs' names."""
+    kind = r.choice(["plain", "plain", "dot", "dot", "dot", "scan", "fori_loop", "while_loop", "vmap", "cond"])
+    kind = r.choice([kind, kind, "jit", "custom_jvp", "checkpoint", "grad"]) if r.random() < 0.3 else kind
+    p.tags.add(f"structure:{kind}")
+    if kind == "plain":
+        a = p.chain(x, r.randrange(1, 5))
+        if r.random() < 0.4:
+            b = p.chain(x, r.randrange(1, 3))
+            if b[1] == a[1]:
+                a = p.binary(a, b)
+        return [a[0]]
+    if kind == "dot":
+        a = p.chain(r.choice([x, x, v]), r.randrange(0, 3))
+        b = p.chain(r.choice([w, w, v]), r.randrange(0, 3))
+        if not (a[1] and b[1] and a[1][-1] == b[1][0]) or r.random() < 0.2:
+            a, b = x, w
+        both_matrices = len(a[1]) == 2 and len(b[1]) == 2
+        out = p.batched(a, b) if both_matrices and r.random() < 0.15 else p.dot(a, b)
+        return [p.chain(out, r.randrange(0, 3))[0]]
+    steps = min(p.m, 3)
+    if kind in ("scan", "fori_loop", "while_loop"):
+        carry = r.choice(["float32", "bfloat16", "float16"])
+        p.lines.append(f"    c0 = jnp.zeros(({p.k},), jnp.{carry})")
+        p.lines.append("    def body_fn(c, row):")
+        inner = p.chain(("row", (p.k,), "float32"), r.randrange(1, 4), indent="        ", keep_shape=True)
+        p.lines.append(f"        c = (c + {inner[0]}.astype(c.dtype)).astype(jnp.{carry})")
+        p.lines.append(f"        return c, {inner[0]}")
+        if kind == "scan":
+            p.lines.append("    c, ys = jax.lax.scan(body_fn, c0, x)")
+            return ["c", "ys"]
+        if kind == "fori_loop":
+            p.lines.append(f"    c = jax.lax.fori_loop(0, {steps}, lambda i, c: body_fn(c, x[i])[0], c0)")
+        else:
+            p.lines.append(f"    def cond_fn(s):\n        return s[0] < {steps}")
+            p.lines.append("    def step_fn(s):\n        return s[0] + 1, body_fn(s[1], x[s[0]])[0]")
+            p.lines.append("    _, c = jax.lax.while_loop(cond_fn, step_fn, (0, c0))")
+        return ["c"]
+    if kind == "cond":
+        for branch in ("left", "right"):
+            p.lines.append(f"    def {branch}(u):")
+            a = p.chain(("u", (p.k,), "float32"), r.randrange(1, 4), indent="        ", keep_shape=True)
+            p.lines.append(f"        return {a[0]}.astype(jnp.float32)")
+        pred = r.choice(["jnp.sum(v) > 0", "jnp.sum(v) <= 0"])
+        p.lines.append(f"    out = jax.lax.cond({pred}, left, right, v)")
+        return ["out"]
+    # vmap, jit, custom_jvp, checkpoint, grad: a function g of one value (a row of x, or x)
+    p.lines.append("    def g(u):")
+    shape = (p.k,) if kind == "vmap" else x[1]
+    inner = p.chain(("u", shape, "float32"), r.randrange(1, 4), indent="        ")
+    p.lines.append(f"        return {inner[0]}")
+    if kind == "vmap":
+        p.lines.append("    out = jax.vmap(g)(x)")
+    elif kind == "jit":
+        p.lines.append("    out = jax.jit(g)(x)")
+    elif kind == "checkpoint":
+        p.lines.append("    out = jax.checkpoint(g)(x)")
+    elif kind == "custom_jvp":
+        p.lines.append("    h = jax.custom_jvp(g)")
+        p.lines.append("    h.defjvp(lambda primals, tangents: (h(primals[0]), tangents[0]))")
+        p.lines.append("    out = h(x)")
+    else:
+        p.lines.append("    out = jax.grad(lambda u: jnp.sum(g(u).astype(jnp.float32) ** 2))(x)")
+    return ["out"]
+
+
+def generate(seed: int, count: int) -> list[dict]:
+    """``count`` programs from ``seed``: each {id, source, shapes, scale, special, tags}."""
+    found = []
+    for i in range(count):
+        r = random.Random(f"{seed}:{i}")
+        shapes = r.choice(SHAPES)
+        m, k, n = shapes
+        p = Program(r, shapes)
+        x, w, v = ("x", (m, k), "float32"), ("w", (k, n), "float32"), ("v", (k,), "float32")
+        outs = _structure(p, r, x, w, v)
+        names = ", ".join(outs)
+        source = "def program(x, w, v):\n" + "\n".join(p.lines) + f"\n    return ({names},)\n"
+        found.append(
+            {
+                "id": f"p{seed}-{i:05d}",
+                "source": source,
+                "shapes": [m, k, n],
+                "scale": r.choice(SCALES),
+                "special": r.random() < 0.1,
+                "tags": sorted(p.tags),
+            }
+        )
+    return found
+
+
+SPECIAL = [0.0, -0.0, 1 + 2**-8, 1 + 3 * 2**-8, 1 + 2**-11, 448.0, 464.0, 57344.0, 6.0, 7.0, 2.5, -3.0, 2.0**-126]
+
+
+def inputs(program: dict) -> dict[str, np.ndarray]:
+    """The program's inputs, seeded by its id (stored with the record all the same)."""
+    rng = np.random.default_rng(int(hashlib.sha256(program["id"].encode()).hexdigest()[:12], 16))
+    m, k, n = program["shapes"]
+    out = {
+        "x": rng.standard_normal((m, k)) * program["scale"],
+        "w": rng.standard_normal((k, n)) * program["scale"],
+        "v": rng.standard_normal(k) * program["scale"],
+    }
+    if program["special"]:
+        for a in out.values():
+            flat = a.reshape(-1)
+            idx = rng.choice(flat.size, size=min(flat.size, len(SPECIAL)), replace=False)
+            flat[idx] = np.array(SPECIAL[: len(idx)]) * rng.choice([-1, 1], size=len(idx))
+    return {name: a.astype(np.float32) for name, a in out.items()}
+
+
+def digest(args: dict[str, np.ndarray]) -> str:
+    """What the inputs were, to hold a regeneration to (NumPy's normal stream is stable, not promised)."""
+    h = hashlib.sha256()
+    for name in sorted(args):
+        h.update(name.encode() + args[name].tobytes())
+    return h.hexdigest()
+
+
+def namespace() -> dict:
+    import jax
+    import jax.numpy as jnp
+
+    return {"jax": jax, "jnp": jnp, "np": np}
+
+
+def run(program: dict, args: dict[str, np.ndarray], hlo: list | None = None):
+    """The program's outputs as NumPy arrays (its own dtypes), under jax.jit on the default backend
+    (the compiled program's HLO text appended to ``hlo`` where given)."""
+    import jax
+
+    scope = namespace()
+    exec(compile(program["source"], f"<{program['id']}>", "exec"), scope)  # the course's own program text
+    compiled = jax.jit(scope["program"]).lower(args["x"], args["w"], args["v"]).compile()
+    if hlo is not None:
+        hlo.append(compiled.as_text())
+    outs = compiled(args["x"], args["w"], args["v"])
+    return [np.asarray(o) for o in outs]
+
+
+def _raw(a: np.ndarray) -> np.ndarray:
+    return np.frombuffer(np.ascontiguousarray(a).tobytes(), np.uint8)
+
+
+def record(programs: list[dict], out: Path, echo=print, every: int = 250) -> dict:
+    """Run every program here; write OUT/tpu_fuzz.npz (outputs' bytes), tpu_fuzz.json (programs,
+    inputs' digests) and tpu_fuzz_hlo.json.gz (each compiled program's HLO: the evidence of where a
+    rounding stays), every ``every`` programs too (a run cut short keeps what it did)."""
+    import gzip
+
+    import jax
+
+    out.mkdir(parents=True, exist_ok=True)
+    arrays, entries, hlos = {}, [], {}
+    t0 = time.perf_counter()
+    meta = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "backend": jax.default_backend(),
+        "device_kind": jax.devices()[0].device_kind,
+        "versions": _versions(),
+        "programs": entries,
+    }
+
+    def write():
+        np.savez_compressed(out / NPZ, **arrays)
+        meta["seconds"] = round(time.perf_counter() - t0, 1)
+        (out / META).write_text(json.dumps(meta, indent=1))
+        with gzip.open(out / HLO, "wt", encoding="utf-8") as f:
+            json.dump(hlos, f)
+
+    for j, prog in enumerate(programs):
+        args = inputs(prog)
+        entry = {**prog, "inputs": digest(args), "outputs": [], "error": ""}
+        text: list = []
+        try:
+            for i, o in enumerate(run(prog, args, text)):
+                arrays[f"{prog['id']}/out/{i}"] = _raw(o)
+                entry["outputs"].append({"dtype": o.dtype.name, "shape": list(o.shape)})
+        except Exception as exc:  # noqa: BLE001  an error is an outcome too (the CPU must raise as well)
+            entry["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        hlos[prog["id"]] = text[0] if text else ""
+        entries.append(entry)
+        if (j + 1) % every == 0:
+            write()
+            if echo:
+                echo(f"{j + 1}/{len(programs)} programs, {time.perf_counter() - t0:.0f} s")
+    write()
+    return meta
+
+
+def _versions() -> dict:
+    import importlib.metadata as md
+
+    found = {}
+    for name in ("jax", "jaxlib", "libtpu", "ml_dtypes", "numpy"):
+        try:
+            found[name] = md.version(name)
+        except md.PackageNotFoundError:
+            pass
+    return found
+
+
+def _as_float(raw: np.ndarray, dtype: str, shape) -> np.ndarray:
+    import ml_dtypes  # noqa: F401  (registers the narrow dtypes' names with NumPy)
+
+    dt = np.dtype(getattr(ml_dtypes, dtype)) if hasattr(ml_dtypes, dtype) else np.dtype(dtype)
+    return np.frombuffer(raw.tobytes(), dt).reshape(shape).astype(np.float64)
+
+
+def verdict(program: dict, chip: list[np.ndarray], chip_meta: list[dict], here: list[np.ndarray]) -> tuple[str, str]:
+    """("exact" | "close" | "mismatch", why) for one program's outputs (raw chip bytes, here arrays)."""
+    if len(here) != len(chip_meta):
+        return "mismatch", f"{len(here)} outputs here, {len(chip_meta)} on the chip"
+    tags = set(program["tags"])
+    summing = bool(tags & set(SUMMING)) or any(f"structure:{t}" in tags for t in SUMMING)
+    worst = "exact"
+    for i, (raw, meta, mine) in enumerate(zip(chip, chip_meta, here)):
+        if mine.dtype.name != meta["dtype"] or list(mine.shape) != meta["shape"]:
+            return (
+                "mismatch",
+                f"output {i}: {mine.dtype.name}{list(mine.shape)} here, {meta['dtype']}{meta['shape']} on the chip",
+            )
+        if _raw(mine).tobytes() == raw.tobytes():
+            continue
+        a, b = _as_float(raw, meta["dtype"], meta["shape"]), mine.astype(np.float64)
+        nan = np.isnan(a) | np.isnan(b)
+        if (np.isnan(a) != np.isnan(b)).any():
+            return "mismatch", f"output {i}: NaN at {int((np.isnan(a) != np.isnan(b)).sum())} elements on one side only"
+        if np.array_equal(a[~nan], b[~nan]):
+            continue  # equal values (another NaN payload, or -0 for 0)
+        if not summing:
+            diff = np.abs(a[~nan] - b[~nan])
+            return (
+                "mismatch",
+                f"output {i}: {int((diff > 0).sum())} of {diff.size} elements differ (max {diff.max():.3g})",
+            )
+        finite = np.isfinite(a) & np.isfinite(b)
+        if (np.isinf(a) != np.isinf(b)).any() or (np.isinf(a) & (a != b)).any():
+            return "mismatch", f"output {i}: infinities differ"
+        scale = max(float(np.abs(a[finite]).max(initial=0.0)), np.finfo(np.float32).tiny)
+        far = np.abs(a[finite] - b[finite]) > TOLERANCE * scale
+        if far.mean() > SHARE:
+            return "mismatch", f"output {i}: {int(far.sum())} of {far.size} elements beyond 2^-14 of the largest"
+        worst = "close"
+    return worst, ""
+
+
+def compare(record_path: Path, echo=print) -> dict:
+    """The record's programs run here, each output beside the chip's: counts and every mismatch."""
+    meta = json.loads(Path(record_path).read_text())
+    stored = np.load(Path(record_path).with_suffix(".npz"))
+    counts, mismatches, by_tag = {"exact": 0, "close": 0, "mismatch": 0}, [], {}
+    for prog in meta["programs"]:
+        args = inputs(prog)
+        if digest(args) != prog["inputs"]:
+            raise ValueError(f"{prog['id']}: this NumPy draws other inputs than the chip's: re-record on a TPU")
+        try:
+            here, error = run(prog, args), ""
+        except Exception as exc:  # noqa: BLE001
+            here, error = [], f"{type(exc).__name__}: {str(exc)[:300]}"
+        if prog["error"] or error:
+            same = bool(prog["error"]) == bool(error)
+            kind, why = (
+                ("exact", "an error on both")
+                if same
+                else ("mismatch", f"chip: {prog['error'] or 'ran'}; here: {error or 'ran'}")
+            )
+        else:
+            chip = [stored[f"{prog['id']}/out/{i}"] for i in range(len(prog["outputs"]))]
+            kind, why = verdict(prog, chip, prog["outputs"], here)
+        counts[kind] += 1
+        for tag in prog["tags"]:
+            by_tag.setdefault(tag, {"exact": 0, "close": 0, "mismatch": 0})[kind] += 1
+        if kind == "mismatch":
+            mismatches.append({"id": prog["id"], "why": why, "tags": prog["tags"], "source": prog["source"]})
+    return {"programs": len(meta["programs"]), "counts": counts, "by_tag": by_tag, "mismatches": mismatches}
+
+
+def compare_main(record_path: Path, out: Path, emulate: bool = True) -> int:
+    """``hardware fuzz-compare``: under the TPU emulation (started here, as the grader starts it), every
+    program of the record; prints the counts and each mismatch, writes ``out`` (JSON). Exit 1 on any
+    mismatch."""
+    import os
+
+    if emulate:
+        from . import emulation
+
+        os.environ["COURSE_EMULATE"] = "tpu"
+        exec(compile(emulation.source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
+    result = compare(record_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1))
+    print(f"{result['programs']} programs: {result['counts']}")
+    for m in result["mismatches"]:
+        print(f"--- {m['id']}: {m['why']}\n{m['source']}")
+    return 1 if result["counts"]["mismatch"] else 0
