@@ -8,8 +8,9 @@ tests at the end check that they find what they name, on the kind of text issue 
 """
 
 import json
+import re
 
-from autograder.course import prose, student_files
+from autograder.course import prose, publish, student_files
 from conftest import ROOT
 
 
@@ -68,6 +69,33 @@ def test_the_stated_time_is_the_measured_read(lesson):
     assert stated is not None, "the title cell states a time: **Time**: 60–75 minutes"
     assert stated[0] <= estimate <= stated[1]
     assert stated[1] - stated[0] <= max(15, 0.25 * stated[0]), "a range, not a guess"
+
+
+# What goes in an answer cell: one rule, said in the same words in every lesson's title cell and in
+# the student README (issue 58: the README said "helpers inside the answer cell", lessons 03 and 06
+# "write only the body").
+ANSWER_RULE = (
+    "Replace `raise NotImplementedError()` in each answer cell with your code and keep the `def` line. "
+    "At grading, only the answer cells' imports, `def`s, classes and constants run, with the setup cell "
+    "and the lesson's given functions: put any helper in the answer cell."
+)
+OTHER_RULES = re.compile(r"\bonly (?:the|each function's) body\b|\bwrite only\b|\bfill in the body\b", re.I)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_lesson_states_the_one_answer_cell_rule(lesson):
+    cells = json.loads(release(lesson).read_text())["cells"]
+    assert ANSWER_RULE in one_line("".join(cells[0]["source"])), "the title cell states the course's answer-cell rule"
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert OTHER_RULES.findall(markdown) == [], "no other wording of the rule"
+
+
+def test_the_student_readme_states_the_same_answer_cell_rule():
+    readme = one_line(publish.STUDENT_README.read_text())
+    assert ANSWER_RULE in readme and OTHER_RULES.findall(readme) == []
 
 
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.
