@@ -98,6 +98,50 @@ def test_the_student_readme_states_the_same_answer_cell_rule():
     assert ANSWER_RULE in readme and OTHER_RULES.findall(readme) == []
 
 
+def misquoted_calls(path) -> list[str]:
+    """Calls written in the markdown's inline code (`f(a, b)`) of functions the notebook defines
+    that do not fit the function's signature: too few or too many arguments, an unknown keyword."""
+    import ast
+
+    cells = json.loads(path.read_text())["cells"]
+    defs = {}
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        try:
+            tree = ast.parse("".join(cell["source"]))
+        except SyntaxError:
+            continue
+        defs.update({n.name: n.args for n in tree.body if isinstance(n, ast.FunctionDef)})
+    found = []
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for span in re.findall(r"`([^`\n]+)`", "".join(cell["source"])):
+            try:
+                tree = ast.parse(span, mode="eval")
+            except SyntaxError:
+                continue
+            for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+                args = defs.get(getattr(call.func, "id", None))
+                if args is None or any(isinstance(a, ast.Starred) for a in call.args) or args.vararg:
+                    continue
+                positional = [a.arg for a in args.posonlyargs + args.args]
+                required = positional[: len(positional) - len(args.defaults)]
+                named = {k.arg for k in call.keywords}
+                unknown = named - set(positional) - {a.arg for a in args.kwonlyargs}
+                missing = [a for a in required[len(call.args) :] if a not in named]
+                if len(call.args) > len(positional) or unknown or missing:
+                    found.append(f"`{span}`: {call.func.id}{tuple(positional)}")
+    return found
+
+
+def test_the_text_calls_the_lessons_functions_as_they_are_defined(lesson):
+    """A call the text writes out fits the function: lesson 01 wrote `pairwise_sum(v[:n//2])` for
+    pairwise_sum(values, dtype) (issue 58)."""
+    assert misquoted_calls(release(lesson)) == []
+
+
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.
 NESTED = (
     "JAX's float->int8 `astype` **saturates** (to -128 … 127: note -128, which breaks symmetry; asserted on CPU "
