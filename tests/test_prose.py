@@ -142,6 +142,16 @@ def test_the_text_calls_the_lessons_functions_as_they_are_defined(lesson):
     assert misquoted_calls(release(lesson)) == []
 
 
+def test_seed_means_a_random_seed(lesson):
+    """In the text, "seed" is a random seed: lesson 02 called its starter script "the seed" and its
+    exercises take a `seed` argument (issue 58). The one sentence that names the script's old
+    nickname quotes it."""
+    cells = json.loads(release(lesson).read_text())["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    markdown = markdown.replace('"the seed"', "")
+    assert re.findall(r"\bthe seed(?:'s)?\b(?! argument)", markdown, flags=re.I) == []
+
+
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.
 NESTED = (
     "JAX's float->int8 `astype` **saturates** (to -128 … 127: note -128, which breaks symmetry; asserted on CPU "
