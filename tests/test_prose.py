@@ -152,6 +152,34 @@ def test_seed_means_a_random_seed(lesson):
     assert re.findall(r"\bthe seed(?:'s)?\b(?! argument)", markdown, flags=re.I) == []
 
 
+def test_the_title_cell_says_what_its_time_assumes(lesson):
+    """The title cell's note "What the time assumes" gives the measured read's terms, as
+    autograder/course/prose.py counts them: the main text's words at READING_WPM, the demo cells at
+    MINUTES_PER_DEMO_CELL, the exercise points at MINUTES_PER_POINT (issue 58: two learners read
+    faster and finished well inside times that said nothing of what they assumed)."""
+    path = release(lesson)
+    cells = json.loads(path.read_text())["cells"]
+    title = one_line("".join(cells[0]["source"]))
+    assert "<summary>What the time assumes</summary>" in title
+    read = re.search(r"about ([\d,]+) words, at (\d+) words a minute: about (\d+) minutes", title)
+    demos = re.search(r"Running the (\d+) demo cells and reading what they print: (\d+) minutes? each", title)
+    points = re.search(r"exercises' (\d+) points: (\d+) minutes a point", title)
+    assert read and demos and points, "the note states the reading, the demo cells and the exercise points"
+    main_words = prose.measure(prose.sections(prose.markdown_blocks(path))).main_words
+    grade_ids = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
+    n_demos = sum(
+        1
+        for c, g in zip(cells, grade_ids)
+        if c["cell_type"] == "code" and not g.get("grade_id") and "".join(c["source"]).strip()
+    )
+    n_points = sum(g.get("points", 0) for g in grade_ids if g.get("grade"))
+    words, wpm, minutes = int(read.group(1).replace(",", "")), int(read.group(2)), int(read.group(3))
+    assert abs(words - main_words) <= 100 and wpm == prose.READING_WPM, (words, main_words, wpm)
+    assert abs(minutes - main_words / prose.READING_WPM) <= 1, (minutes, main_words / prose.READING_WPM)
+    assert (int(demos.group(1)), float(demos.group(2))) == (n_demos, prose.MINUTES_PER_DEMO_CELL)
+    assert (int(points.group(1)), float(points.group(2))) == (n_points, prose.MINUTES_PER_POINT)
+
+
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.
 NESTED = (
     "JAX's float->int8 `astype` **saturates** (to -128 … 127: note -128, which breaks symmetry; asserted on CPU "
