@@ -180,6 +180,21 @@ def test_the_title_cell_says_what_its_time_assumes(lesson):
     assert (int(points.group(1)), float(points.group(2))) == (n_points, prose.MINUTES_PER_POINT)
 
 
+def test_every_chip_note_names_the_chip_records_jax(lesson):
+    """A note that quotes the TPU v5e names the JAX version of the chip's record: the pins name
+    another one (requirements.txt), so a number without its version is ambiguous (issue 58)."""
+    chip = publish.chip_versions(ROOT)["jax"]
+    cells = json.loads(release(lesson).read_text())["cells"]
+    notes = [
+        note
+        for c in cells
+        if c["cell_type"] == "markdown"
+        for note in re.findall(r"<details[^>]*>(.*?)</details>", "".join(c["source"]), flags=re.S)
+    ]
+    unnamed = [one_line(n)[:120] for n in notes if re.search(r"\bv5e\b", n) and f"JAX {chip}" not in n]
+    assert unnamed == [], f"notes on the v5e without JAX {chip}"
+
+
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.
 NESTED = (
     "JAX's float->int8 `astype` **saturates** (to -128 … 127: note -128, which breaks symmetry; asserted on CPU "
