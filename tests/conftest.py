@@ -1,4 +1,5 @@
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -42,6 +43,23 @@ def assert_runs_clean_under_emulation(executed, lesson, mode):
     assert graded == [], f"graded tests fail under {mode} matmul precision: {graded}"
     other = [e for e in errors if not backend_specific(executed.cells[e[0]])]
     assert other == [], f"demo cells fail under {mode} matmul precision: {other}"
+
+
+# A native library's error or fatal log line (absl's format: E0000 00:00:… file.cc:170] message),
+# which a student reads as a failure: lesson 04 printed six from xprof (issue 58).
+NATIVE_ERROR_LOG = re.compile(r"^[EF]\d{4} \d\d:\d\d:\S+\s+\d+ \S+:\d+\] .*$", re.M)
+
+
+def native_error_logs(executed) -> list[tuple[int, str]]:
+    """(cell index, line) of every native error log line a run's cells wrote to stderr."""
+    return [
+        (i, m.group(0))
+        for i, cell in enumerate(executed.cells)
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "stream" and out.get("name") == "stderr"
+        for m in NATIVE_ERROR_LOG.finditer(out.get("text", ""))
+    ]
 
 
 def _random_sources(tree):

@@ -28,7 +28,15 @@ from autograder.course.lessoncheck import (
 )
 from autograder.common.mistakes import NOT_DIAGNOSED
 from autograder.common.notebooks import cell_grade_id
-from conftest import LESSONS, ROOT, assert_runs_clean_under_emulation, draws_random_data, source_nb, student_nb
+from conftest import (
+    LESSONS,
+    ROOT,
+    assert_runs_clean_under_emulation,
+    draws_random_data,
+    native_error_logs,
+    source_nb,
+    student_nb,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -71,6 +79,7 @@ def lesson(request):
 def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):
     executed = execute(student_nb(lesson), cwd=tmp_path)
     assert disallowed_student_errors(executed) == []
+    assert native_error_logs(executed) == [], "no cell shows a native library's error log"
     errors = cell_errors(executed)
     assert any(e[2] == "NotImplementedError" for e in errors), "the stubs are reached and raise"
 

@@ -8,8 +8,9 @@ tests at the end check that they find what they name, on the kind of text issue 
 """
 
 import json
+import re
 
-from autograder.course import prose, student_files
+from autograder.course import prose, publish, student_files
 from conftest import ROOT
 
 
@@ -68,6 +69,130 @@ def test_the_stated_time_is_the_measured_read(lesson):
     assert stated is not None, "the title cell states a time: **Time**: 60–75 minutes"
     assert stated[0] <= estimate <= stated[1]
     assert stated[1] - stated[0] <= max(15, 0.25 * stated[0]), "a range, not a guess"
+
+
+# What goes in an answer cell: one rule, said in the same words in every lesson's title cell and in
+# the student README (issue 58: the README said "helpers inside the answer cell", lessons 03 and 06
+# "write only the body").
+ANSWER_RULE = (
+    "Replace `raise NotImplementedError()` in each answer cell with your code and keep the `def` line. "
+    "At grading, only the answer cells' imports, `def`s, classes and constants run, with the setup cell "
+    "and the lesson's given functions: put any helper in the answer cell."
+)
+OTHER_RULES = re.compile(r"\bonly (?:the|each function's) body\b|\bwrite only\b|\bfill in the body\b", re.I)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_lesson_states_the_one_answer_cell_rule(lesson):
+    cells = json.loads(release(lesson).read_text())["cells"]
+    assert ANSWER_RULE in one_line("".join(cells[0]["source"])), "the title cell states the course's answer-cell rule"
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert OTHER_RULES.findall(markdown) == [], "no other wording of the rule"
+
+
+def test_the_student_readme_states_the_same_answer_cell_rule():
+    readme = one_line(publish.STUDENT_README.read_text())
+    assert ANSWER_RULE in readme and OTHER_RULES.findall(readme) == []
+
+
+def misquoted_calls(path) -> list[str]:
+    """Calls written in the markdown's inline code (`f(a, b)`) of functions the notebook defines
+    that do not fit the function's signature: too few or too many arguments, an unknown keyword."""
+    import ast
+
+    cells = json.loads(path.read_text())["cells"]
+    defs = {}
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        try:
+            tree = ast.parse("".join(cell["source"]))
+        except SyntaxError:
+            continue
+        defs.update({n.name: n.args for n in tree.body if isinstance(n, ast.FunctionDef)})
+    found = []
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for span in re.findall(r"`([^`\n]+)`", "".join(cell["source"])):
+            try:
+                tree = ast.parse(span, mode="eval")
+            except SyntaxError:
+                continue
+            for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+                args = defs.get(getattr(call.func, "id", None))
+                if args is None or any(isinstance(a, ast.Starred) for a in call.args) or args.vararg:
+                    continue
+                positional = [a.arg for a in args.posonlyargs + args.args]
+                required = positional[: len(positional) - len(args.defaults)]
+                named = {k.arg for k in call.keywords}
+                unknown = named - set(positional) - {a.arg for a in args.kwonlyargs}
+                missing = [a for a in required[len(call.args) :] if a not in named]
+                if len(call.args) > len(positional) or unknown or missing:
+                    found.append(f"`{span}`: {call.func.id}{tuple(positional)}")
+    return found
+
+
+def test_the_text_calls_the_lessons_functions_as_they_are_defined(lesson):
+    """A call the text writes out fits the function: lesson 01 wrote `pairwise_sum(v[:n//2])` for
+    pairwise_sum(values, dtype) (issue 58)."""
+    assert misquoted_calls(release(lesson)) == []
+
+
+def test_seed_means_a_random_seed(lesson):
+    """In the text, "seed" is a random seed: lesson 02 called its starter script "the seed" and its
+    exercises take a `seed` argument (issue 58). The one sentence that names the script's old
+    nickname quotes it."""
+    cells = json.loads(release(lesson).read_text())["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    markdown = markdown.replace('"the seed"', "")
+    assert re.findall(r"\bthe seed(?:'s)?\b(?! argument)", markdown, flags=re.I) == []
+
+
+def test_the_title_cell_says_what_its_time_assumes(lesson):
+    """The title cell's note "What the time assumes" gives the measured read's terms, as
+    autograder/course/prose.py counts them: the main text's words at READING_WPM, the demo cells at
+    MINUTES_PER_DEMO_CELL, the exercise points at MINUTES_PER_POINT (issue 58: two learners read
+    faster and finished well inside times that said nothing of what they assumed)."""
+    path = release(lesson)
+    cells = json.loads(path.read_text())["cells"]
+    title = one_line("".join(cells[0]["source"]))
+    assert "<summary>What the time assumes</summary>" in title
+    read = re.search(r"about ([\d,]+) words, at (\d+) words a minute: about (\d+) minutes", title)
+    demos = re.search(r"Running the (\d+) demo cells and reading what they print: (\d+) minutes? each", title)
+    points = re.search(r"exercises' (\d+) points: (\d+) minutes a point", title)
+    assert read and demos and points, "the note states the reading, the demo cells and the exercise points"
+    main_words = prose.measure(prose.sections(prose.markdown_blocks(path))).main_words
+    grade_ids = [c.get("metadata", {}).get("nbgrader", {}) for c in cells]
+    n_demos = sum(
+        1
+        for c, g in zip(cells, grade_ids)
+        if c["cell_type"] == "code" and not g.get("grade_id") and "".join(c["source"]).strip()
+    )
+    n_points = sum(g.get("points", 0) for g in grade_ids if g.get("grade"))
+    words, wpm, minutes = int(read.group(1).replace(",", "")), int(read.group(2)), int(read.group(3))
+    assert abs(words - main_words) <= 100 and wpm == prose.READING_WPM, (words, main_words, wpm)
+    assert abs(minutes - main_words / prose.READING_WPM) <= 1, (minutes, main_words / prose.READING_WPM)
+    assert (int(demos.group(1)), float(demos.group(2))) == (n_demos, prose.MINUTES_PER_DEMO_CELL)
+    assert (int(points.group(1)), float(points.group(2))) == (n_points, prose.MINUTES_PER_POINT)
+
+
+def test_every_chip_note_names_the_chip_records_jax(lesson):
+    """A note that quotes the TPU v5e names the JAX version of the chip's record: the pins name
+    another one (requirements.txt), so a number without its version is ambiguous (issue 58)."""
+    chip = publish.chip_versions(ROOT)["jax"]
+    cells = json.loads(release(lesson).read_text())["cells"]
+    notes = [
+        note
+        for c in cells
+        if c["cell_type"] == "markdown"
+        for note in re.findall(r"<details[^>]*>(.*?)</details>", "".join(c["source"]), flags=re.S)
+    ]
+    unnamed = [one_line(n)[:120] for n in notes if re.search(r"\bv5e\b", n) and f"JAX {chip}" not in n]
+    assert unnamed == [], f"notes on the v5e without JAX {chip}"
 
 
 # The measures themselves, on text of the kind issue 52 quoted from the release it judged.

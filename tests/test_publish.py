@@ -25,7 +25,8 @@ def course_copy(dest, student=None, lessons=LESSONS):
         for folder in ("solutions", RELEASE_DIR):
             if (ROOT / folder / lesson).is_dir():  # a lesson not released yet: publish must refuse
                 shutil.copytree(ROOT / folder / lesson, dest / folder / lesson)
-    for name in ("README.md", "LICENSE"):
+    for name in ("README.md", "LICENSE", pub.CHIP_RECORD):
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, dest / name)
     toml = re.sub(r"^student_repository\s*=.*\n", "", (ROOT / "pyproject.toml").read_text(), flags=re.M)
     if student:
@@ -144,7 +145,7 @@ def test_no_known_mistake_is_published(published):
     assert mistakes_in(published_text(out)) == []
 
 
-def test_student_readme_has_the_lessons_badges_work_submit_and_licence(published):
+def test_student_readme_has_the_lessons_badges_how_to_run_check_submit_and_licence(published):
     out, root, student = published
     readme = (out / "README.md").read_text()
     for lesson in LESSONS:
@@ -152,12 +153,48 @@ def test_student_readme_has_the_lessons_badges_work_submit_and_licence(published
         assert f"]({RELEASE_DIR}/{lesson}/{lesson}.ipynb)" in readme and (out / RELEASE_DIR / lesson).is_dir()
     if student != course_settings(root)["repository"]:
         assert course_settings(root)["repository"].removeprefix("https://github.com/") not in readme
-    for heading in ("## Lessons", "## How to work", "## How to submit", "## Licence"):
+    sections = ("## Lessons", "## How to run a lesson", "## How to check an answer", "## How to submit", "## Licence")
+    for heading in sections:
         assert heading in readme
     assert "Apache-2.0" in readme and "[LICENSE](LICENSE)" in readme
     assert readme.startswith((ROOT / "README.md").read_text().split("\n", 1)[0])  # the course's title
     for instructor_only in ("make run", "make test", "solutions/", "autograder check", "examples/"):
         assert instructor_only not in readme
+
+
+# Words of the grader's internals, which a student README has no use for (issue 58).
+GRADER_INTERNALS = ("calibrat", "cast patterns", "patterns recorded", "golden", "mutant", "sandbox", "bubblewrap")
+
+
+def test_student_readme_serves_students(published):
+    """The student README says what a student learns, how to run a lesson, how to check an answer
+    and how to submit, in its own sections; it sends no reader to a section it does not have (the
+    repository README's "Tested on" is not published) and speaks of none of the grader's internals."""
+    out, _, _ = published
+    readme = (out / "README.md").read_text()
+    headings = re.findall(r"^#+ (.+)$", readme, flags=re.M)
+    for heading in ("What you will learn", "How to run a lesson", "How to check an answer", "How to submit"):
+        assert heading in headings, f"no section {heading!r}: {headings}"
+    for lesson in LESSONS:
+        assert f"**{lesson[:2]} " in readme.split("## What you will learn", 1)[1].split("\n## ", 1)[0], lesson
+    referred = re.findall(r'(?:see|in|under)\s+(?:the\s+)?"([^"]+)"', readme, flags=re.I)
+    assert [r for r in referred if r not in headings] == [], "a reference to a section the README lacks"
+    assert [w for w in GRADER_INTERNALS if w in readme.lower()] == []
+    assert "quick check" in readme and "On a CPU runtime the lessons compute as a TPU v5e does by default" in readme
+
+
+def test_student_readme_says_where_each_version_comes_from(published):
+    """The pins (requirements.txt) and the chip's record name different JAX versions: the README
+    gives both, each with its runtime, taken from their sources, and names no other."""
+    out, root, _ = published
+    readme = " ".join((out / "README.md").read_text().split())
+    pinned = pub.pinned_version(root, "jax")
+    chip = pub.chip_versions(root)["jax"]
+    sentences = re.split(r"(?<=[.;])\s+", readme)
+    assert any(f"JAX {chip}" in s and "TPU v5e" in s for s in sentences), f"the chip's JAX {chip}, beside the chip"
+    pins = [s for s in sentences if f"JAX {pinned}" in s and "CPU" in s and "requirements.txt" in s]
+    assert pins, f"the pins' JAX {pinned}, beside a CPU and requirements.txt"
+    assert set(re.findall(r"\bJAX (\d+\.\d+[\w.]*)", readme)) == {chip, pinned}
 
 
 def test_requirements_are_the_pinned_student_packages(published):

@@ -36,7 +36,7 @@ WORDS_BEFORE_FIRST_EXERCISE = 600  # main-line words before the first exercise h
 # each demo cell run and looked at, each exercise point worked at.
 READING_WPM = 150
 MINUTES_PER_DEMO_CELL = 1.0
-MINUTES_PER_POINT = 4.0
+MINUTES_PER_POINT = 2.0
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "approx.", "No.", "resp.")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,}|:{3,})")

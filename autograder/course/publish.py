@@ -11,8 +11,9 @@ writes, into DIR, only what students need:
   the committed release: a notebook may differ from notebooks/ only in that badge URL, and
   publish refuses (changing nothing) when solutions/ was edited without ``release``;
 - ``README.md``: from the template ``autograder/course/templates/student_README.md`` (the instructor's
-  to edit): what the course is (the repository README's opening), the lesson table with its Colab
-  badges, how to work and how to submit, the licence;
+  to edit): what the course teaches, the lesson table with its Colab badges, how to run a lesson,
+  how to check an answer, where the quoted numbers come from (the pinned JAX, the chip's record)
+  and how to submit, the licence;
 - ``requirements.txt``: the pinned packages a learner needs on their own machine;
 - the licence files (``LICENSE``, and ``NOTICE`` if there is one).
 
@@ -24,6 +25,7 @@ it deletes anything, so that a mistyped DIR costs nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -42,9 +44,13 @@ OWNED = (RELEASE_DIR, "README.md", "requirements.txt", *LICENCE_FILES)
 STUDENT_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes", "matplotlib", "xprof", "jupyterlab")
 
 # The student README: a template the instructor may edit. Its placeholders, each replaced as it
-# stands (other braces are text): {intro}, {table} (the lessons with their badges), {licence},
-# {student_repository}.
+# stands (other braces are text): {title} (the repository README's title line), {intro} (the
+# repository README's opening, written for instructors: the course's own template does not use it),
+# {table} (the lessons with their badges), {licence}, {student_repository}, {jax} (the JAX version
+# requirements.txt pins), {chip_jax} (the JAX version of the chip's record, CHIP_RECORD).
 STUDENT_README = Path(__file__).resolve().parent / "templates" / "student_README.md"
+# The record of the one TPU the lessons' chip notes were measured on (python -m autograder.chip.hardware run).
+CHIP_RECORD = "tests/data/tpu/hardware.json"
 
 
 class PublishError(Exception):
@@ -55,6 +61,29 @@ def intro(root: Path = ROOT) -> str:
     """The repository README's opening: its title and what the course is, up to the first section."""
     text = (root / "README.md").read_text()
     return text.split("\n## ", 1)[0].rstrip() + "\n"
+
+
+def title(root: Path = ROOT) -> str:
+    """The repository README's title line."""
+    return (root / "README.md").read_text().split("\n", 1)[0].rstrip()
+
+
+def chip_versions(root: Path = ROOT) -> dict[str, str]:
+    """The software versions of the chip's record (CHIP_RECORD): what the lessons' chip notes ran."""
+    path = root / CHIP_RECORD
+    if not path.is_file():
+        raise PublishError(f"{path} is missing: the student README names the chip record's JAX version")
+    return json.loads(path.read_text())["environment"]["versions"]
+
+
+def pinned_version(root: Path, package: str) -> str:
+    """The version pyproject.toml pins for ``package`` (``name==version``)."""
+    with open(root / "pyproject.toml", "rb") as f:
+        pins = tomllib.load(f)["project"]["dependencies"]
+    for pin in pins:
+        if package_name(pin) == package_name(package) and "==" in pin:
+            return pin.split("==", 1)[1].split(";", 1)[0].strip()
+    raise PublishError(f"pyproject.toml pins no {package}==VERSION")
 
 
 def package_name(requirement: str) -> str:
@@ -77,7 +106,10 @@ def student_readme(root: Path = ROOT, repository: str | None = None) -> str:
         licence = tomllib.load(f)["project"].get("license", {}).get("text", "")
     named = f"{licence} (see [LICENSE](LICENSE))" if licence else "see [LICENSE](LICENSE)"
     fill = {
+        "{title}": title(root),
         "{intro}": intro(root),
+        "{jax}": pinned_version(root, "jax"),
+        "{chip_jax}": chip_versions(root)["jax"],
         "{table}": lessons_table(root, repository),
         "{licence}": f"The course is licensed under {named}.",
         "{student_repository}": repository or student_repository(root),
