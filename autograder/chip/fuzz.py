@@ -490,3 +490,84 @@ def compare_main(record_path: Path, out: Path, emulate: bool = True) -> int:
     for m in result["mismatches"]:
         print(f"--- {m['id']}: {m['why']}\n{m['source']}")
     return 1 if result["counts"]["mismatch"] else 0
+
+
+LOOP_SHAPES = [(2, 3, 4), (4, 8, 4), (16, 32, 8), (16, 64, 8), (8, 128, 8), (8, 256, 8), (33, 130, 5), (4, 384, 8)]
+
+
+def targeted(seed: int = 0) -> list[dict]:
+    """Programs that ask one question each of the chip (the second round, after the first round's
+    mismatches): when a loop body's cast of its input is rounded (loop kind x carry type x the cast's
+    form x shape); how a matrix-vector or one-term dot with a narrow result type is summed; which
+    chains of constants the chip's compiler folds."""
+    found = []
+
+    def add(name, source, shapes, tags, scale=1.0):
+        found.append(
+            {
+                "id": f"q{seed}-{len(found):04d}-{name}",
+                "source": source,
+                "shapes": list(shapes),
+                "scale": scale,
+                "special": False,
+                "tags": sorted(tags),
+            }
+        )
+
+    loops = {
+        "scan": ("    c, ys = jax.lax.scan(body_fn, c0, x)", "c, ys"),
+        "fori_loop": ("    c = jax.lax.fori_loop(0, {steps}, lambda i, c: body_fn(c, x[i])[0], c0)", "c"),
+        "while_loop": (
+            "    def cond_fn(s):\n        return s[0] < {steps}\n"
+            "    def step_fn(s):\n        return s[0] + 1, body_fn(s[1], x[s[0]])[0]\n"
+            "    _, c = jax.lax.while_loop(cond_fn, step_fn, (0, c0))",
+            "c",
+        ),
+    }
+    forms = {
+        "direct": "row.astype(jnp.{carry})",
+        "chain": "row.astype(jnp.{other}).astype(jnp.{carry})",
+        "arith": "(row * 3.0).astype(jnp.{carry})",
+        "ys-direct": "row.astype(jnp.{carry})",
+    }
+    for kind, (call, outs) in loops.items():
+        for carry, other in (("bfloat16", "float16"), ("float16", "bfloat16")):
+            for form, expr in forms.items():
+                for m, k, n in LOOP_SHAPES:
+                    steps = min(m, 3)
+                    t = expr.format(carry=carry, other=other)
+                    ys = "t" if form == "ys-direct" else "None"
+                    source = (
+                        f"def program(x, w, v):\n    c0 = jnp.zeros(({k},), jnp.{carry})\n"
+                        f"    def body_fn(c, row):\n        t = {t}\n"
+                        f"        return (c + t).astype(jnp.{carry}), {ys}\n"
+                        + call.format(steps=steps)
+                        + f"\n    return ({outs if form == 'ys-direct' and kind == 'scan' else 'c'},)\n"
+                    )
+                    add(f"loop-{kind}-{carry}-{form}-{m}x{k}", source, (m, k, n), {f"structure:{kind}", f"form:{form}"})
+    for out in ("bfloat16", "float16", "float32"):
+        for k in (2, 3, 8, 16, 64, 128, 129, 256, 384):
+            for side in ("xv", "vw"):
+                expr = "jnp.dot(x, v" if side == "xv" else "jnp.dot(v, w"
+                source = f"def program(x, w, v):\n    return ({expr}, preferred_element_type=jnp.{out}),)\n"
+                add(f"matvec-{side}-{out}-k{k}", source, (8, k, 8), {"dot", "dot-class:matrix-vector"})
+        for m, n in ((4, 4), (8, 16), (1, 8)):
+            source = f"def program(x, w, v):\n    return (jnp.dot(x, w, preferred_element_type=jnp.{out}),)\n"
+            add(f"oneterm-{out}-{m}x{n}", source, (m, 1, n), {"dot", "dot-class:one-term"})
+    chains = [
+        "(x * 3.0) / 7.0",
+        "(x / 7.0) * 3.0",
+        "(x + 0.1) * 3.0",
+        "x * 0.1 + 0.2",
+        "(0.1 - x) + 0.2",
+        "(x * 0.1) * 0.1",
+        "(x - 3.0) - 3.0",
+        "x / 3.0 / 7.0",
+        "0.1 * (x * 0.1)",
+        "(x.astype(jnp.bfloat16) * 0.1) * 0.1",
+        "(x.astype(jnp.bfloat16) + 0.1) + 0.2",
+        "(x.astype(jnp.float16) * 0.1) * 3.0",
+    ]
+    for i, expr in enumerate(chains):
+        add(f"constants-{i}", f"def program(x, w, v):\n    return ({expr},)\n", (16, 64, 8), {"arithmetic"})
+    return found

@@ -295,10 +295,18 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    m.add_argument(
+        "--setup",
+        choices=("grader", "student"),
+        default="grader",
+        help="the emulation as the grader starts it, or as a lesson's setup cell does on a student's CPU",
+    )
+    m.add_argument("--visible-only", action="store_true", help="only the visible checks (what a student sees)")
     f = sub.add_parser("fuzz", help="write OUT/tpu_fuzz.{json,npz}: generated jitted programs' outputs here")
     f.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--count", type=int, default=1500)
+    f.add_argument("--targeted", action="store_true", help="the second round's questions (fuzz.targeted)")
     fc = sub.add_parser("fuzz-compare", help="a fuzz record's programs run here (TPU emulation on a CPU), compared")
     fc.add_argument("record", type=Path, help="a chip's tpu_fuzz.json (tests/data/tpu/tpu_fuzz.json)")
     fc.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare" / "fuzz.json")
@@ -334,11 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "compare":
         from .outcomes import compare_here
 
-        return compare_here(args.record, args.out, [x for x in args.lessons.split(",") if x])
+        wanted = [x for x in args.lessons.split(",") if x]
+        return compare_here(args.record, args.out, wanted, setup=args.setup, visible_only=args.visible_only)
     if args.command == "fuzz":
-        from .fuzz import generate, record
+        from .fuzz import generate, record, targeted
 
-        meta = record(generate(args.seed, args.count), args.out)
+        meta = record(targeted(args.seed) if args.targeted else generate(args.seed, args.count), args.out)
         failed = sum(bool(p["error"]) for p in meta["programs"])
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "seconds")}, indent=1))
         print(f"{len(meta['programs'])} programs, {failed} raised (recorded as such)")

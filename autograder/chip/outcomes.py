@@ -55,7 +55,9 @@ def source_sha(source: str) -> str:
     return hashlib.sha256(source.strip().encode()).hexdigest()
 
 
-def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) -> list[dict]:
+def check_outcomes(
+    lesson: str, run: NotebookRun, root: Path = ROOT, echo=None, kinds: tuple[str, ...] = ("visible", "hidden")
+) -> list[dict]:
     """Each known answer (``candidates``) swapped into the finished solution run, then its
     exercise's own visible and hidden test cells run again: the per-check outcome ("passed" or
     "failed"), which the same command gives on the chip and under the emulation on a CPU
@@ -64,7 +66,7 @@ def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) 
     by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
     results = []
     for cand in candidates(lesson, root):
-        own = [f"test_{cand['function']}_visible", f"test_{cand['function']}_hidden"]
+        own = [f"test_{cand['function']}_{kind}" for kind in kinds]
         tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
         start = time.perf_counter()
         ran = swapped(run, cand["source"], tests, CELL_TIMEOUT)
@@ -84,9 +86,12 @@ def check_outcomes(lesson: str, run: NotebookRun, root: Path = ROOT, echo=None) 
     return results
 
 
-def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> int:
+def outcomes(
+    out: Path, root: Path = ROOT, names: list[str] | None = None, kinds: tuple[str, ...] = ("visible", "hidden")
+) -> int:
     """Every solution notebook of ``names`` (default: all), then every known answer's per-check
-    outcomes (``check_outcomes``): OUT/outcomes.json, rewritten after every lesson."""
+    outcomes (``check_outcomes``, the checks of ``kinds``): OUT/outcomes.json, rewritten after every
+    lesson."""
     from .golden import environment
 
     out.mkdir(parents=True, exist_ok=True)
@@ -103,7 +108,8 @@ def outcomes(out: Path, root: Path = ROOT, names: list[str] | None = None) -> in
         nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
         errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
-        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=lambda line: print(line, flush=True))
+        echo = lambda line: print(line, flush=True)  # noqa: E731
+        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds)
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
     return 0
@@ -194,19 +200,34 @@ def compare(chip: dict, here: dict) -> tuple[list[str], str]:
     return differ, "\n".join(rows) + "\n"
 
 
-def compare_here(record: Path, out: Path, wanted: list[str]) -> int:
-    """``hardware compare``: every known answer's outcomes under the TPU emulation in this process
-    (started here, before JAX opens its CPU backend), beside the chip's ``record``: OUT/outcomes.json,
-    OUT/compare.md; exit status 1 if any check differs."""
-    from .emulation import source
+def compare_here(record: Path, out: Path, wanted: list[str], setup: str = "grader", visible_only: bool = False) -> int:
+    """``hardware compare``: every known answer's outcomes under the TPU emulation in this process,
+    beside the chip's ``record``: OUT/outcomes.json, OUT/compare.md; exit status 1 if any check
+    differs. ``setup`` "grader": the emulation started here, as the grader starts it, before JAX
+    opens its CPU backend; "student": as a student's CPU runtime gets it, from each lesson's setup
+    cell (CHIP = "v5e", the course's module fetched as on Colab: COURSE_EMULATION_URL), nothing set
+    here. ``visible_only``: the visible checks alone (what a student sees before submitting)."""
+    if setup == "student":
+        os.environ.pop("COURSE_EMULATE", None)
+        os.environ.setdefault("COURSE_EMULATION_URL", (ROOT / "notebooks" / "tpu_emulation.py").as_uri())
+    else:
+        from .emulation import source
 
-    os.environ["COURSE_EMULATE"] = "tpu"
-    exec(compile(source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
+        os.environ["COURSE_EMULATE"] = "tpu"
+        exec(compile(source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
     chip = json.loads(Path(record).read_text())
     names = [n for n in chip["outcomes"] if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
-    outcomes(out, names=names)
+    kinds = ("visible",) if visible_only else ("visible", "hidden")
+    outcomes(out, names=names, kinds=kinds)
     here = json.loads((out / "outcomes.json").read_text())
-    differ, table = compare({"outcomes": {n: chip["outcomes"][n] for n in names}}, here)
+    recorded = {
+        n: [
+            {**o, "checks": {c: v for c, v in o["checks"].items() if c.rsplit("_", 1)[-1] in kinds}}
+            for o in chip["outcomes"][n]
+        ]
+        for n in names
+    }
+    differ, table = compare({"outcomes": recorded}, here)
     (out / "compare.md").write_text(table + "".join(f"- {d}\n" for d in differ))
     print(table + "\n".join(differ))
     return 1 if differ else 0

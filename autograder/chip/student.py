@@ -26,9 +26,20 @@ def _course_backends_open(jax):
         return False
 
 
+def _course_installed():
+    """Whether the chip's compiler is already hooked into this process's lowering (tpu_compiler.py)."""
+    try:
+        from jax._src.interpreters import mlir
+
+        return getattr(mlir.lower_jaxpr_to_module, "__name__", "") == "lower_as_the_chip"
+    except ImportError:
+        return False
+
+
 def _course_describe(jax):
     try:
-        return f"{jax.default_backend().upper()} runtime ({jax.devices()[0].device_kind})"
+        backend = jax.default_backend()
+        return "CPU runtime" if backend == "cpu" else f"{backend.upper()} runtime ({jax.devices()[0].device_kind})"
     except Exception:  # noqa: BLE001  a line to print, whatever the runtime
         return "this runtime"
 
@@ -40,9 +51,12 @@ def start(chip="v5e"):
 
     if chip not in CHIPS:
         raise ValueError(f'CHIP = {chip!r}: set CHIP = "v5e" (compute as a TPU v5e) or "native" in the setup cell')
+    import jax
+
+    if _course_installed():  # an earlier setup cell of this process started it (its variable may be gone)
+        os.environ["COURSE_EMULATED_PRECISION"] = os.environ.get("COURSE_EMULATED_PRECISION") or "tpu"
     emulated = os.environ.get("COURSE_EMULATED_PRECISION", "")
     managed = os.environ.get("COURSE_EMULATE", "")
-    import jax
 
     if managed or emulated:
         mode = emulated or managed
