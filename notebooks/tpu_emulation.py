@@ -116,7 +116,6 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     INLINED |= {"custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
     INLINED |= {"custom_vjp_call_jaxpr": "fun_jaxpr", "remat": "jaxpr", "checkpoint": "jaxpr", "remat2": "jaxpr"}
     INLINED |= {"custom_vmap_call": "call"}  # jax.checkpoint and custom_vmap: compiled into the one program
-    DIRECT = {"squeeze", "reshape", "dynamic_slice", "expand_dims"}  # a loop's input, picked by the counter
 
     def bind(eqn, vals, params=None):
         """The operation bound on the current trace, as written (sub-programs as JAX passes them)."""
@@ -163,11 +162,11 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
                     outs = [rounded(o) if isinstance(o, Shadow) else o for o in outs]
             if name in REDUCTIONS or (name == "dot_general" and not on_mxu(eqn)):
                 reduced.update(eqn.outvars)
-            if name in DIRECT and not isinstance(eqn.invars[0], core.Literal) and eqn.invars[0] in direct:
-                direct.update(eqn.outvars)
-            elif "direct-loop-casts" in without and direct:  # the old rule: through any operation
-                if all(isinstance(v, core.Literal) or v in direct for v in eqn.invars):
-                    direct.update(eqn.outvars)
+            if direct and all(isinstance(v, core.Literal) or v in direct for v in eqn.invars):
+                if any(not isinstance(v, core.Literal) for v in eqn.invars):
+                    direct.update(eqn.outvars)  # computed from the loop's inputs alone
+            elif name == "dynamic_slice" and eqn.invars[0] in direct and "counter-slices" not in without:
+                direct.update(eqn.outvars)  # x[i] of a loop constant: the chip casts all of x once
             for v, o in zip(eqn.outvars, outs):
                 env[v] = o
         return [read(v) for v in jaxpr.outvars]

@@ -10,7 +10,8 @@ import nbformat
 import pytest
 
 from autograder.course import publish as pub
-from autograder.common.config import RELEASE_DIR, colab_url, course_settings, student_repository
+from autograder.chip import emulation
+from autograder.common.config import RELEASE_DIR, colab_url, course_settings, emulation_url, student_repository
 from conftest import LESSONS, ROOT
 
 OTHER = "https://github.com/some-university/precision-course-student"
@@ -25,6 +26,8 @@ def course_copy(dest, student=None, lessons=LESSONS):
         for folder in ("solutions", RELEASE_DIR):
             if (ROOT / folder / lesson).is_dir():  # a lesson not released yet: publish must refuse
                 shutil.copytree(ROOT / folder / lesson, dest / folder / lesson)
+    (dest / RELEASE_DIR).mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / RELEASE_DIR / emulation.STUDENT_MODULE, dest / RELEASE_DIR / emulation.STUDENT_MODULE)
     for name in ("README.md", "LICENSE", pub.CHIP_RECORD):
         (dest / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, dest / name)
@@ -81,7 +84,8 @@ def leaks(texts: dict) -> list[str]:
     for rel, text in sorted(texts.items()):
         found += [f"{rel}: marker {m!r}" for m in MARKERS if m in text]
         found += [f"{rel}: reference name {n}" for n in sorted(set(re.findall(r"_ref_\w*", text)))]
-        found += [f"{rel}: hidden line {line!r}" for line in lines if line in text]
+        if rel.name != emulation.STUDENT_MODULE:  # the course's own code, generated from autograder/chip/
+            found += [f"{rel}: hidden line {line!r}" for line in lines if line in text]
     return found
 
 
@@ -93,12 +97,17 @@ def assert_is_the_committed_release(out, root, student):
     for rel in sorted(files(committed)):
         lesson = rel.parts[0]
         mine, theirs = (committed / rel).read_bytes(), (out / RELEASE_DIR / rel).read_bytes()
-        if student == course_settings(root)["repository"]:
+        if student == course_settings(root)["repository"] or len(rel.parts) == 1:  # the emulation module
             assert theirs == mine, f"{rel} differs from the committed release"
             continue
         url, student_url = colab_url(lesson, root).encode(), colab_url(lesson, root, student).encode()
         assert mine.count(url) == 1 and url not in theirs and theirs.count(student_url) == 1
-        assert theirs == mine.replace(url, student_url), f"{rel}: more than the badge URL differs"
+        # the setup cell downloads the emulation from the repository students open, as the badge opens it
+        fetch, student_fetch = emulation_url(root).encode(), emulation_url(root, student).encode()
+        assert mine.count(fetch) == 1 and fetch not in theirs and theirs.count(student_fetch) == 1
+        assert theirs == mine.replace(url, student_url).replace(fetch, student_fetch), (
+            f"{rel}: more than the URLs differ"
+        )
         first = nbformat.reads(theirs.decode(), as_version=4).cells[0].source
         assert student_url.decode() in first and "colab-badge.svg" in first
 
