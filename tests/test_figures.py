@@ -4,7 +4,7 @@
 How the figures are captured: each solution notebook runs, whole (its graded tests, hidden ones
 included), in a fresh kernel under matplotlib's Agg backend and emulated GPU matmul precision
 (TF32: autograder/chip/emulate_precision.py). The same run is the lesson's GPU check: every graded test
-passes and a demo cell may fail only on a fact about the real (CPU) backend (tests/conftest.py).
+passes, and so does every demo cell (tests/conftest.py).
 Plain CPU: nbmake in `make compat` (CI); emulated TPU: tests/test_notebooks.py. A first injected cell
 replaces ``plt.show`` by a capture, and a capture cell follows every code cell, so every figure a
 cell leaves open is checked too.
