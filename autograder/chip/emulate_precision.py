@@ -312,3 +312,22 @@ def _course_emulate_precision(mode):
             "use the course's pinned JAX (pyproject.toml)"
         )
     os.environ["COURSE_EMULATED_PRECISION"] = mode
+
+
+def _course_install_lowering(jax, chip_program):
+    """Every program JAX compiles in this process (jit, and each eager operation) is first made what
+    the chip computes (``chip_program``): the one place all of them pass, XLA's lowering of a
+    jaxpr to a module. Returns a function that takes the hook out again."""
+    from jax._src.interpreters import mlir
+
+    lower = mlir.lower_jaxpr_to_module
+
+    def lower_as_the_chip(module_name, jaxpr, *args, **kwargs):
+        return lower(module_name, chip_program(jaxpr), *args, **kwargs)
+
+    mlir.lower_jaxpr_to_module = lower_as_the_chip
+
+    def remove():
+        mlir.lower_jaxpr_to_module = lower
+
+    return remove

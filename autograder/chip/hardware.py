@@ -16,14 +16,12 @@ CI has no accelerator: it proves the course under *emulated* TPU and GPU matmul 
    each swapped into its solution's finished run and its own tests run again, with no emulation:
    on a TPU their hidden tests must catch them; elsewhere it is reported.
 
-It writes OUT/hardware.json (rewritten after every notebook, so a run cut short keeps what it did)
-and OUT/hardware.md, and exits 1 if a notebook fails (or, on a TPU, a device-only wrong answer
-passes). Where TPUs are there may be no Jupyter and no TCP, even on loopback, and one process at a
-time may hold the chip: so every notebook runs in this one process (autograder/chip/cellrunner.py, a
-fresh namespace and working folder each), one after the other; ``--isolate`` runs each in a fresh
-subprocess instead, strictly one at a time (each pays JAX's start-up on the device again). Imports
-need only the standard library, NumPy and JAX (matplotlib for the notebooks' figures). How to run
-it: docs/HARDWARE.md.
+It writes OUT/hardware.json (rewritten after every notebook: a run cut short keeps what it did) and
+OUT/hardware.md, and exits 1 if a notebook fails (or, on a TPU, a device-only wrong answer passes).
+A TPU machine may have no Jupyter and no TCP, and one process at a time may hold the chip: every
+notebook runs in this process (cellrunner.py, a fresh namespace and folder each), one after the
+other; ``--isolate`` runs each in a fresh subprocess, one at a time. Imports need only the standard
+library, NumPy and JAX (matplotlib for the figures). How to run it: docs/HARDWARE.md.
 """
 
 from __future__ import annotations
@@ -38,6 +36,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import fuzz
 from .cellrunner import NotebookRun, run_notebook
 from .outcomes import device_only_mutants
 from ..common.notebooks import ROOT, disallowed_student_errors, lessons
@@ -295,22 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
-    m.add_argument(
-        "--setup",
-        choices=("grader", "student"),
-        default="grader",
-        help="the emulation as the grader starts it, or as a lesson's setup cell does on a student's CPU",
-    )
+    m.add_argument("--setup", choices=("grader", "student"), default="grader", help="whose start of the emulation")
     m.add_argument("--visible-only", action="store_true", help="only the visible checks (what a student sees)")
-    f = sub.add_parser("fuzz", help="write OUT/tpu_fuzz.{json,npz}: generated jitted programs' outputs here")
-    f.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
-    f.add_argument("--seed", type=int, default=1)
-    f.add_argument("--count", type=int, default=1500)
-    f.add_argument("--targeted", action="store_true", help="the second round's questions (fuzz.targeted)")
-    fc = sub.add_parser("fuzz-compare", help="a fuzz record's programs run here (TPU emulation on a CPU), compared")
-    fc.add_argument("record", type=Path, help="a chip's tpu_fuzz.json (tests/data/tpu/tpu_fuzz.json)")
-    fc.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare" / "fuzz.json")
-    fc.add_argument("--native", action="store_true", help="this machine's own arithmetic (no emulation)")
+    fuzz.add_commands(sub)
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
     t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     o = sub.add_parser("one", help=argparse.SUPPRESS)  # run --isolate's worker: one notebook, JSON on stdout
@@ -320,16 +306,11 @@ def main(argv: list[str] | None = None) -> int:
     o.add_argument("--root", type=Path, default=ROOT)
     o.add_argument("--no-mutants", action="store_true")
     args = parser.parse_args(argv)
-    if args.command == "golden":
+    if args.command in ("golden", "casts"):
+        from .cast_record import write as write_casts
         from .golden import write
 
-        meta = write(args.out)
-        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
-        return 0
-    if args.command == "casts":
-        from .cast_record import write as write_casts
-
-        meta = write_casts(args.out)
+        meta = (write if args.command == "golden" else write_casts)(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
         return 0
     if args.command == "outcomes":
@@ -344,18 +325,8 @@ def main(argv: list[str] | None = None) -> int:
 
         wanted = [x for x in args.lessons.split(",") if x]
         return compare_here(args.record, args.out, wanted, setup=args.setup, visible_only=args.visible_only)
-    if args.command == "fuzz":
-        from .fuzz import generate, record, targeted
-
-        meta = record(targeted(args.seed) if args.targeted else generate(args.seed, args.count), args.out)
-        failed = sum(bool(p["error"]) for p in meta["programs"])
-        print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "seconds")}, indent=1))
-        print(f"{len(meta['programs'])} programs, {failed} raised (recorded as such)")
-        return 0
-    if args.command == "fuzz-compare":
-        from .fuzz import compare_main
-
-        return compare_main(args.record, args.out, emulate=not args.native)
+    if args.command in ("fuzz", "fuzz-compare"):
+        return fuzz.command(args)
     if args.command == "trace":
         from .outcomes import record_trace
 

@@ -1,8 +1,8 @@
-"""The first part of the precision emulation (autograder/chip/emulation.py joins the parts into one
-script): what XLA on a TPU makes of a compiled program's narrow floats, as a rewrite of the program.
-It only defines two functions; emulate_precision.py, the next part, calls them in TPU mode and then
-deletes them, so that a notebook's namespace keeps no name of the emulation. Self-contained: only
-JAX is importable where it runs (a kernel's start-up, the sandboxed student process, the checker).
+"""A part of the precision emulation (autograder/chip/emulation.py joins the parts into one script):
+what XLA on a TPU makes of a compiled program's narrow floats, as a rewrite of the program. It
+defines one function; emulate_precision.py calls it in TPU mode and hooks it into XLA's lowering;
+startup.py deletes the names, so that a notebook's namespace keeps none. Self-contained: only JAX is
+importable where it runs (a kernel's start-up, the sandboxed student process, the checker).
 """
 
 
@@ -41,6 +41,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     from jax import lax
     from jax._src import core
 
+    fold_constants = _course_fold_constants  # noqa: F821  (tpu_constants.py: taken now, its name is deleted later)
     F32, BF16 = jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16)
     F16, E5M2 = jnp.dtype(jnp.float16), jnp.dtype(jnp.float8_e5m2)
     SMALLEST_BF16 = 2.0**-126
@@ -141,7 +142,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             if v in hoisted:
                 direct.add(v)
         for eqn in jaxpr.eqns:
-            eqn = fold_constants(eqn, folded)
+            eqn = fold_constants(eqn, folded, core, lax, jnp, without)
             ins = [read(v) for v in eqn.invars]
             outs = apply(eqn, ins)
             name = eqn.primitive.name
@@ -160,36 +161,6 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             for v, o in zip(eqn.outvars, outs):
                 env[v] = o
         return [read(v) for v in jaxpr.outvars]
-
-    def fold_constants(eqn, folded):
-        """XLA's algebraic simplifier on the chip (not on a CPU) folds a chain of constants:
-        (a + c1) + c2 is a + (c1 + c2), (a - c1) + c2 is a + (c2 - c1), (a * c1) * c2 is
-        a * (c1 * c2), the constants combined in the operation's type (tests/data/tpu/tpu_fuzz.json:
-        (x - 3) + 3 returned x, (x * 0.1) * 0.1 returned x * 0.0100000007). ``folded`` maps an
-        operation's result to (family, operand, constant) for the next one."""
-        name = eqn.primitive.name
-        if name not in ("add", "sub", "mul") or "constant-folding" in without:
-            return eqn
-        lits = [isinstance(v, core.Literal) for v in eqn.invars]
-        if lits.count(True) != 1 or (name == "sub" and lits[0]):
-            return eqn
-        var, lit = (eqn.invars[1], eqn.invars[0]) if lits[0] else (eqn.invars[0], eqn.invars[1])
-        dtype = jnp.dtype(eqn.outvars[0].aval.dtype)
-        if not jnp.issubdtype(dtype, jnp.floating) or getattr(lit.aval, "shape", ()) != ():
-            return eqn
-        import numpy as np
-
-        family = "mul" if name == "mul" else "add"
-        c = np.asarray(lit.val, dtype)[()]
-        c = -c if name == "sub" else c
-        if var in folded and folded[var][0] == family and folded[var][1] is not None:
-            _, base, c1 = folded[var]
-            c = np.asarray(c1 * c if family == "mul" else c1 + c, dtype)[()]
-            new = core.Literal(c, core.ShapedArray((), dtype, weak_type=lit.aval.weak_type))
-            eqn = eqn.replace(primitive=lax.mul_p if family == "mul" else lax.add_p, invars=[base, new])
-            var = base
-        folded[eqn.outvars[0]] = (family, var, c)
-        return eqn
 
     def as_written(eqn, ins):
         """The operation as written: narrow inputs stored, narrow results stored."""
@@ -375,22 +346,3 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         return body(jaxpr)
 
     return chip_program
-
-
-def _course_install_lowering(jax, chip_program):
-    """Every program JAX compiles in this process (jit, and each eager operation) is first made what
-    the chip computes (``chip_program``): the one place all of them pass, XLA's lowering of a
-    jaxpr to a module. Returns a function that takes the hook out again."""
-    from jax._src.interpreters import mlir
-
-    lower = mlir.lower_jaxpr_to_module
-
-    def lower_as_the_chip(module_name, jaxpr, *args, **kwargs):
-        return lower(module_name, chip_program(jaxpr), *args, **kwargs)
-
-    mlir.lower_jaxpr_to_module = lower_as_the_chip
-
-    def remove():
-        mlir.lower_jaxpr_to_module = lower
-
-    return remove

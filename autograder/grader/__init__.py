@@ -55,6 +55,7 @@ classroom/   a class
   intake.py         what a download holds: student folders, Canvas and Moodle names, zips; lesson by exercises
   classrun.py       a class: lessons built once, workers in parallel, the parent records
   pool.py           the local worker pool (--jobs N): outcomes recorded as they arrive, Ctrl-C between waits
+  feed.py           the jobs still to hand out, made one at a time as workers take them (the class is streamed)
   distribute.py     the same jobs on a Dask cluster's workers (--scheduler), the parent still records
   canary.py         before a class: the grader proves its sandbox and its grading (fail closed)
   gradebook.py      nbgrader's gradebook and the journal, the class an OUT holds across runs (parent only)

@@ -39,7 +39,8 @@ from ..notebook.grade import Lesson, notebook_seed
 from ..sandbox import launch as sandbox
 from . import intake, overrides
 from .gradebook import GradebookWriter, Journal, digest, fingerprint
-from .pool import Feed, WorkerDied, pool_grade
+from .feed import Feed
+from .pool import WorkerDied, pool_grade
 from .outputs import write_outputs
 
 
@@ -196,7 +197,7 @@ def grade(
     writer = GradebookWriter(out / "gradebook.db")
 
     def pending():
-        """Each notebook's job, made when a worker can take it (pool.Feed): its bytes read then, and
+        """Each notebook's job, made when a worker can take it (feed.Feed): its bytes read then, and
         not before (issue 57: the parent held every notebook of the class before grading began).
         A notebook graded before with the same bytes, grading and seed is recorded as it stands."""
         for (s, n), sub in sorted(found.items()):

@@ -48,7 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.settings import DASK_ALLOWED_FAILURES, DASK_CONNECT_TIMEOUT, WORKER_MEMORY_BYTES
-from .pool import Feed, Interrupts, WorkerDied, cap_memory, die_if_asked, out_of_memory
+from .feed import Feed
+from .pool import Interrupts, WorkerDied, cap_memory, die_if_asked, out_of_memory
 
 RESOURCE = "notebook"  # the worker resource one notebook holds while it is graded
 
@@ -246,7 +247,7 @@ def run_on_cluster(
 ) -> None:
     """Grade every job of ``todo`` on the cluster's workers; ``record(job, outcome)`` (in this
     process, as each arrives) gets the Result dict, or the exception that stands for it.
-    ``todo`` is any iterable: each job is made when a worker slot is free (pool.Feed), so the
+    ``todo`` is any iterable: each job is made when a worker slot is free (feed.Feed), so the
     parent holds only the notebooks in flight. ``task`` grades one job on a worker (tests give a
     stand-in)."""
     from dask.base import tokenize
