@@ -77,6 +77,8 @@ def check_outcomes(
                 "source_sha": cand["source_sha"],
                 "answer_error": f"{ran[0].ename}: {ran[0].evalue[:200]}" if ran[0].ename else "",
                 "checks": {r.grade_id: "failed" if r.ename else "passed" for r in ran[1:]},
+                # the checks' own code, digested: a verdict stays with the test it was measured on
+                "tests_sha": {g: source_sha(source) for _, g, source in tests},
                 "errors": {r.grade_id: f"{r.ename}: {r.evalue[:300]}" for r in ran[1:] if r.ename},
                 "seconds": round(time.perf_counter() - start, 1),
             }
@@ -97,7 +99,7 @@ def outcomes(
     out.mkdir(parents=True, exist_ok=True)
     report = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "environment": environment(),
+        "environment": {},
         "emulated": os.environ.get("COURSE_EMULATED_PRECISION", ""),
         "xla_flags": os.environ.get("XLA_FLAGS", ""),
         "solutions": {},
@@ -106,6 +108,9 @@ def outcomes(
     for name in names or lessons(root):
         start = time.perf_counter()
         nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
+        if not report["environment"]:  # after the first setup cell: asking opens JAX's backends
+            report["environment"] = environment()
+            report["emulated"] = report["emulated"] or ("tpu" if _emulating() else "")
         errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
         echo = lambda line: print(line, flush=True)  # noqa: E731
@@ -113,6 +118,16 @@ def outcomes(
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
     return 0
+
+
+def _emulating() -> bool:
+    """Whether the TPU emulation is hooked into this process (a setup cell may have started it)."""
+    try:
+        from jax._src.interpreters import mlir
+
+        return getattr(mlir.lower_jaxpr_to_module, "__name__", "") == "lower_as_the_chip"
+    except ImportError:
+        return False
 
 
 def record_trace(out: Path, steps: int = 2) -> dict:
