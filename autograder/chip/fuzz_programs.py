@@ -311,6 +311,26 @@ def targeted(seed: int = 0) -> list[dict]:
         for m, n in ((4, 4), (8, 16), (1, 8)):
             source = f"def program(x, w, v):\n    return (jnp.dot(x, w, preferred_element_type=jnp.{out}),)\n"
             add(f"oneterm-{out}-{m}x{n}", source, (m, 1, n), {"dot", "dot-class:one-term"})
+    # lesson 05's bf16 policy at K = 1 and its matrix-vector kin: bf16 operands (cast inside jit, or
+    # passed in rounded), a float32 result
+    operands = {
+        "cast-cast": ("x.astype(jnp.bfloat16)", "w.astype(jnp.bfloat16)"),
+        "cast-arg": ("x.astype(jnp.bfloat16)", "wb"),
+        "arg-arg": ("xb", "wb"),
+        "f32-cast": ("x", "w.astype(jnp.bfloat16)"),
+    }
+    for shape in ((8, 1, 8), (1, 64, 8), (8, 64, 1), (16, 64, 8)):
+        for name, (a, b) in operands.items():
+            for out in ("float32", "bfloat16"):
+                source = (
+                    "def program(x, w, v):\n    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)\n"
+                    "    f = jax.jit(lambda x, xb, wb: jnp.dot("
+                    f"{a}, {b}, preferred_element_type=jnp.{out}))\n"
+                    "    return (f(x, jax.lax.reduce_precision(x, 8, 7).astype(jnp.bfloat16), "
+                    "jax.lax.reduce_precision(w, 8, 7).astype(jnp.bfloat16)),)\n"
+                )
+                m, k, n = shape
+                add(f"bf16dot-{name}-{out}-{m}x{k}x{n}", source, shape, {"dot", "bf16-operands"})
     chains = [
         "(x * 3.0) / 7.0",
         "(x / 7.0) * 3.0",
