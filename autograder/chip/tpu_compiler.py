@@ -116,19 +116,9 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         return outs if eqn.primitive.multiple_results else [outs]
 
     def run(jaxpr, consts, args, hoisted=frozenset()):
-        """Evaluate ``jaxpr`` on the current trace by the chip's rules. ``hoisted``: a loop body's
-        invars whose casts the chip moves out of the loop (a scan's inputs and constants, a while
-        loop's constants): a cast of one of them, directly or of a slice of it that the loop's
-        counter picks (``x[i]``), is rounded, unless its value is only cast again (the chip drops
-        such a chain: tests/data/tpu/tpu_fuzz.json)."""
-        env, direct, reduced, folded = {}, set(), set(), {}
-        cast_again = {
-            v
-            for e in jaxpr.eqns
-            if e.primitive.name == "convert_element_type"
-            for v in e.invars
-            if not isinstance(v, core.Literal)
-        }
+        """Evaluate ``jaxpr`` on the current trace by the chip's rules. ``hoisted``: invars whose
+        narrow casts the chip moves out of a loop (a scan's inputs and constants)."""
+        env, invariant, reduced, folded = {}, set(), set(), {}
 
         def read(v):
             if isinstance(v, core.Literal):
@@ -140,24 +130,20 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         for v, a in zip(jaxpr.invars, args):
             env[v] = a
             if v in hoisted:
-                direct.add(v)
+                invariant.add(v)
         for eqn in jaxpr.eqns:
             eqn = fold_constants(eqn, folded, core, lax, jnp, without)
             ins = [read(v) for v in eqn.invars]
             outs = apply(eqn, ins)
-            name = eqn.primitive.name
-            if name == "convert_element_type" and not isinstance(eqn.invars[0], core.Literal):
-                hoist = eqn.invars[0] in direct and "hoisted-casts" not in without
-                hoist = hoist and not (set(eqn.outvars) & cast_again and "cast-chains" not in without)
+            if eqn.primitive.name == "convert_element_type" and not isinstance(eqn.invars[0], core.Literal):
+                hoist = eqn.invars[0] in invariant and "hoisted-casts" not in without
                 if hoist or (eqn.invars[0] in reduced and "reduction-casts" not in without):
                     outs = [rounded(o) if isinstance(o, Shadow) else o for o in outs]
-            if name in REDUCTIONS or (name == "dot_general" and not on_mxu(eqn)):
+            if eqn.primitive.name in REDUCTIONS or (eqn.primitive.name == "dot_general" and not on_mxu(eqn)):
                 reduced.update(eqn.outvars)
-            if direct and all(isinstance(v, core.Literal) or v in direct for v in eqn.invars):
-                if any(not isinstance(v, core.Literal) for v in eqn.invars):
-                    direct.update(eqn.outvars)  # computed from the loop's inputs alone
-            elif name == "dynamic_slice" and eqn.invars[0] in direct and "counter-slices" not in without:
-                direct.update(eqn.outvars)  # x[i] of a loop constant: the chip casts all of x once
+            if invariant and any(not isinstance(v, core.Literal) and v in invariant for v in eqn.invars):
+                if all(isinstance(v, core.Literal) or v in invariant for v in eqn.invars):
+                    invariant.update(eqn.outvars)
             for v, o in zip(eqn.outvars, outs):
                 env[v] = o
         return [read(v) for v in jaxpr.outvars]
@@ -205,9 +191,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             if name == "scan":
                 params["jaxpr"] = body(params["jaxpr"], hoisted=scan_inputs(params))
             else:
-                consts = set(range(params.get("body_nconsts", 0))) if "while-consts" not in without else set()
-                params["cond_jaxpr"] = body(params["cond_jaxpr"])
-                params["body_jaxpr"] = body(params["body_jaxpr"], hoisted=consts)
+                params["cond_jaxpr"], params["body_jaxpr"] = body(params["cond_jaxpr"]), body(params["body_jaxpr"])
             vals = [materialize(x) if isinstance(x, Shadow) else value(x) for x in ins]
             res = bind(eqn, vals, params)
             return [exact_shadow(o, a.dtype) if narrow(getattr(a, "dtype", None)) else o for o, a in zip(res, outs)]
