@@ -63,7 +63,7 @@ def printed():
 
     figures = {f"l02 4096 {p}": number(rf"{p}: max error ([0-9.e+-]+), median") for p in ("DEFAULT", "HIGH", "HIGHEST")}
     figures["l02 HIGH / bf16x3"] = number(r"HIGH / exact bf16x3 model: ([0-9.]+)x")
-    figures["l02 printed matvec"] = number(r"x @ v \(one column\) at DEFAULT on tpu: max error ([0-9.e+-]+);")
+    figures["l02 printed matvec"] = number(r"x @ v \(one column\) at DEFAULT(?: on tpu)?: max error ([0-9.e+-]+);")
     figures.update({f"probe {p}": v for p, v in record["probe"]["errors"].items()})
     return figures
 

@@ -40,6 +40,8 @@ def course_chip(chip, url="{url}"):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as exc:  # no network, a broken file: the lesson runs on, unemulated
+        if jax.default_backend() == "tpu":  # nothing to emulate
+            return f"TPU runtime ({{jax.devices()[0].device_kind}}): the chip's own arithmetic, nothing emulated."
         return f"No TPU emulation here ({{type(exc).__name__}}: {{exc}}): this runtime's own arithmetic."
     return module.start(chip)
 
