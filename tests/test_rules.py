@@ -10,7 +10,7 @@ import textwrap
 import nbformat
 import pytest
 
-from autograder.common.notebooks import cell_grade_id, lessons
+from autograder.common.notebooks import cell_grade_id, every_lesson, lessons
 from autograder.grader.core import rules as R
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
@@ -86,18 +86,21 @@ def test_malformed_rules_are_problems(edit, problem):
     assert any(problem in p for p in found), found
 
 
-def test_every_hidden_assertion_of_every_solution_has_its_rule():
-    """Issue 54 (1, 4): lessoncheck's own check, over all six lessons."""
+def test_every_lesson_folder_is_checked_below():
+    """The rules' tests below run on every lesson of the course: `make test` restricts no lesson."""
+    assert LESSONS == lessons() == every_lesson(ROOT) and LESSONS, "COURSE_LESSONS restricts the lessons"
+
+
+def test_every_hidden_assertion_of_every_solution_has_its_rule(lesson):
+    """Issue 54 (1, 4): lessoncheck's own check, on every lesson."""
     from autograder.course.lessoncheck.__main__ import rule_problems
 
-    assert len(lessons()) == 6
-    for lesson in lessons():
-        nb = source_nb(lesson)
-        hidden = [c for c in nb.cells if R.BEGIN in c.source]
-        assert hidden, lesson
-        assert rule_problems(nb) == [], lesson
-        for c in hidden:
-            assert R.rules_of(c.source).default and R.rules_of(c.source).spans, cell_grade_id(c)
+    nb = source_nb(lesson)
+    hidden = [c for c in nb.cells if R.BEGIN in c.source]
+    assert hidden, lesson
+    assert rule_problems(nb) == [], lesson
+    for c in hidden:
+        assert R.rules_of(c.source).default and R.rules_of(c.source).spans, cell_grade_id(c)
 
 
 def planted(tmp_path, lesson="01_number_formats"):
@@ -141,23 +144,34 @@ def release_text(lesson: str) -> str:
     return "\n".join(c.source for c in student_nb(lesson).cells)
 
 
-def test_no_shown_sentence_leaks_what_the_hidden_test_knows():
-    """Issue 54 (1): over all six lessons, no sentence a failed hidden check can show (every rule,
-    every default rule, every exercise's `raised` sentence, as rule_line words them) holds a
-    number or a string of the hidden test's code or messages that the release does not hold."""
+def shown_sentences(lesson: str) -> list[tuple[str, str, list[str]]]:
+    """(grade id, hidden test code, every sentence a failed check of it can show: every rule, the
+    default rule and the exercise's `raised` sentence, as rule_line words them)."""
     from autograder.grader.classroom.studentview import rule_line
 
-    checked = 0
-    for lesson in lessons():
-        shown = release_text(lesson)
-        for c in source_nb(lesson).cells:
-            if R.BEGIN not in c.source:
-                continue
+    found = []
+    for c in source_nb(lesson).cells:
+        if R.BEGIN in c.source:
             function = cell_grade_id(c).removeprefix("test_").rsplit("_", 1)[0]
-            sentences = [rule_line(s) for s in [*R.every_rule(c.source), R.raised(function)]]
-            assert R.leaks(c.source, shown, sentences) == [], cell_grade_id(c)
-            checked += len(sentences)
-    assert checked > 200
+            found.append(
+                (cell_grade_id(c), c.source, [rule_line(s) for s in [*R.every_rule(c.source), R.raised(function)]])
+            )
+    return found
+
+
+def test_no_shown_sentence_leaks_what_the_hidden_test_knows(lesson):
+    """Issue 54 (1): on every lesson, no sentence a failed hidden check can show holds a number or a
+    string of the hidden test's code or messages that the release does not hold."""
+    shown = release_text(lesson)
+    found = shown_sentences(lesson)
+    assert found, f"{lesson} has no hidden test"
+    for grade_id, code, sentences in found:
+        assert R.leaks(code, shown, sentences) == [], grade_id
+
+
+def test_the_leak_check_reads_every_lessons_sentences():
+    """The check above reads more than 200 sentences over the course (every rule of every lesson)."""
+    assert sum(len(s) for n in LESSONS for _, _, s in shown_sentences(n)) > 200
 
 
 def test_the_leak_check_finds_a_hidden_number_or_message_in_a_sentence():

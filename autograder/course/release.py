@@ -27,6 +27,7 @@ from ..common.config import (
 )
 from ..chip import emulation
 from ..common.generation import generate, prepare_course
+from ..common import lessonfolder
 from ..common.notebooks import lessons
 from ..common.words import plural
 
@@ -52,7 +53,12 @@ def build_release(
     return names
 
 
-README_START, README_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
+NUMBERS = "No One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve".split()
+
+
+def count_word(n: int) -> str:
+    """A count as the README's first sentence writes it: "Six", "Thirteen" as 13."""
+    return NUMBERS[n] if n < len(NUMBERS) else str(n)
 
 
 def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
@@ -70,13 +76,47 @@ def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
     return "\n".join(rows)
 
 
+def learn_list(root: Path = ROOT) -> str:
+    """The student README's "What you will learn": each lesson's line from its lesson.toml."""
+    import textwrap
+
+    lines = []
+    for lesson in lessons(root):
+        s = lessonfolder.settings(lesson, root)
+        head = f"- **{lesson[:2]} {s.short_title or lesson[3:].replace('_', ' ')}**"
+        lines.append(textwrap.fill(f"{head}: {s.learn}" if s.learn else head, 100, subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def chip_status_line(root: Path = ROOT) -> str:
+    """The README's "Tested on": which lessons' known answers a TPU recorded, and which not yet."""
+    status = lessonfolder.chip_status(lessons(root), root)
+    done = ", ".join(n[:2] for n, date in status.items() if date) or "none"
+    todo = [n for n, date in status.items() if not date]
+    if not todo:
+        return f"{done}; not yet recorded on a TPU: none"
+    return f"{done}; **not yet recorded on a TPU: {', '.join(todo)}** (graded and tested under the emulation alone)"
+
+
+# The README's generated parts, each between its markers: (name, what fills it)
+GENERATED = {
+    "lessons-count": lambda root: count_word(len(lessons(root))),
+    "lessons": lambda root: "\n" + lessons_table(root) + "\n",
+    "chip-status": chip_status_line,
+}
+
+
 def readme_with_lessons(root: Path = ROOT) -> str:
+    """README.md with its generated parts (GENERATED) made from the lesson folders."""
     text = (root / "README.md").read_text()
-    if README_START not in text or README_END not in text:
-        raise ValueError(f"README.md needs the markers {README_START} and {README_END}")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    return f"{head}{README_START}\n{lessons_table(root)}\n{README_END}{tail}"
+    for name, make in GENERATED.items():
+        start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+        if start not in text or end not in text:
+            raise ValueError(f"README.md needs the markers {start} and {end}")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        text = f"{head}{start}{make(root)}{end}{tail}"
+    return text
 
 
 def release_differences(fresh: Path, committed: Path, expected=None) -> list[str]:
@@ -110,6 +150,14 @@ def stale_files(root: Path = ROOT) -> list[str]:
 
 
 def release(root: Path = ROOT, check: bool = False) -> int:
+    try:
+        return _release(root, check)
+    except ValueError as exc:  # a lesson folder that cannot be released: one sentence, no traceback
+        print(f"release: {exc}")
+        return 1
+
+
+def _release(root: Path, check: bool) -> int:
     if check:
         problems = stale_files(root)
         for p in problems:

@@ -10,7 +10,7 @@
 3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong
    answer in ``solutions/<NN_name>/mistakes.py`` fails its own exercise's hidden test and no test
    of any other exercise (and the grader's diagnosis of its failed checks names it), and every
-   correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
+   correct alternative in ``solutions/<NN_name>/alternatives.py`` passes its own.
 
     python -m autograder.course.lessoncheck try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
 
@@ -37,6 +37,7 @@ from .candidates import (
     tpu_mutants,
     load_alternatives,
     load_candidates,
+    load_heldout,
     load_mutants,
     reachable_tests,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "grade_variants",
     "load_alternatives",
     "load_candidates",
+    "load_heldout",
     "load_mutants",
     "reachable_tests",
     "sweep",
