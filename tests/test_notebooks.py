@@ -110,6 +110,10 @@ def test_the_grader_gives_the_solution_every_test(lesson, graded_candidates):
 
 def test_every_plausible_wrong_answer_loses_only_its_own_points(lesson, graded_candidates):
     mutants = graded_candidates(lesson)[1]
+    for r in mutants:  # what `lessoncheck check --verbose` shows an author of each mistake
+        print(f"{'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
+        for gid, rule in r.rules.items():  # what the student is shown under the failed hidden check
+            print(f"         {gid}: {'rule: ' + rule if rule else 'NO RULE'}")
     bad = [(r.function, r.why, r.failed_tests) for r in mutants if not r.ok]
     print(f"GRADING_SEED={TEST_SEED}: {len(mutants)} wrong answers; not caught, or costing other exercises: {bad}")
     assert not bad, f"GRADING_SEED={TEST_SEED}: {bad}"

@@ -123,21 +123,36 @@ def test_lessoncheck_refuses_a_hidden_assertion_without_a_rule(tmp_path, capsys)
     assert main(["rules", str(ROOT / "solutions" / path.stem / path.name)]) == 0
 
 
-def test_lessoncheck_check_runs_the_rules_check_first(tmp_path, monkeypatch, capsys):
-    """`lessoncheck check` fails on the planted assertion even where everything else passes (the
-    slow steps are replaced by clean ones here: they are the test suite's to run)."""
-    from autograder.course.lessoncheck import __main__ as cli
+def test_lessoncheck_check_stops_at_the_first_failing_step_and_says_what_next(monkeypatch, capsys):
+    """`lessoncheck check` runs its steps in order (the rules are the skeleton step's, before any
+    notebook runs), prints a failing step's test output and the command to run again, and stops
+    there; with --keep-going it runs the rest. (The steps' pytest runs are replaced by canned ones
+    here: tests/test_new_lesson.py runs them for real.)"""
+    from autograder.course.lessoncheck import steps
 
-    monkeypatch.setattr(cli, "execute", lambda nb: nb)
-    monkeypatch.setattr(cli, "cell_errors", lambda nb: [])
-    monkeypatch.setattr(cli, "disallowed_student_errors", lambda nb: [])
-    monkeypatch.setattr(cli, "grade_variants", lambda *a, **k: ([], []))
-    monkeypatch.setattr(cli, "load_mutants", lambda lesson: [])
-    monkeypatch.setattr(cli, "load_alternatives", lambda lesson: [])
-    path, _ = planted(tmp_path)
-    assert cli.check(path) == 1
-    assert "an assertion without a rule" in capsys.readouterr().out
-    assert cli.check(ROOT / "solutions" / path.stem / path.name) == 0
+    ran = []
+
+    def fake(step, lesson, root, verbose=False):
+        ran.append(step.name)
+        failing = step.name == "skeleton"
+        return (
+            (1, "FAILED tests/test_rules.py::test_every_hidden_assertion...: an assertion without a rule")
+            if failing
+            else (0, "2 passed")
+        )
+
+    monkeypatch.setattr(steps, "run_step", fake)
+    monkeypatch.setattr(steps, "missing", lambda step, lesson, root: None)
+    lesson = LESSONS[0]
+    assert steps.check(lesson) == 1
+    said = capsys.readouterr().out
+    assert ran == ["folder", "skeleton"] and "an assertion without a rule" in said
+    assert f"fix it, then: python -m autograder.course.lessoncheck check {lesson}" in said
+    assert said.rstrip().endswith(f"{lesson}: failed at skeleton")
+    ran.clear()
+    assert steps.check(lesson, keep_going=True) == 1 and ran == [s.name for s in steps.STEPS]
+    ran.clear()
+    assert steps.check(lesson, only=["folder", "library"]) == 0 and ran == ["folder", "library"]
 
 
 def release_text(lesson: str) -> str:
