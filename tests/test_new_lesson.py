@@ -3,7 +3,8 @@ course, `python -m autograder.course.lessoncheck new` writes a throw-away lesson
 every place that lists, counts or hands out lessons finds it from its folder alone; `lessoncheck
 check` says what to run next where the release is missing, then passes every step (the suite's own
 per-lesson tests, make compat's tier included), the lesson shown as not yet recorded on a TPU; and a
-broken lesson stops at the step that names the problem.
+broken lesson stops at the step that names the problem. The worked example of docs/AUTHORING.md is
+the skeleton's code, line for line.
 """
 
 import os
@@ -139,3 +140,24 @@ def test_a_broken_lesson_stops_at_the_step_that_names_its_problem(broken):
     assert refused.returncode == 1 and "Traceback" not in refused.stdout + refused.stderr
     assert f"solutions/{NEW}/make_lesson.py" in refused.stdout and "students would get it" in refused.stdout
 
+
+def test_the_worked_example_of_authoring_is_the_skeleton_s_code():
+    """docs/AUTHORING.md's worked example is skeleton.worked_example as it stands, so what a reader
+    copies from the page is what `lessoncheck new` writes and this file proves."""
+    import inspect
+
+    from autograder.course import skeleton
+
+    code = inspect.getsource(skeleton.worked_example)
+    doc = (ROOT / "docs" / "AUTHORING.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    assert any(code.strip() in b for b in blocks), "docs/AUTHORING.md's worked example is not skeleton.worked_example"
+
+
+def test_authoring_lists_every_step_of_lessoncheck_check():
+    """docs/AUTHORING.md's table of `lessoncheck check`'s steps names each step, in order."""
+    from autograder.course.lessoncheck.steps import STEPS
+
+    doc = (ROOT / "docs" / "AUTHORING.md").read_text()
+    rows = re.findall(r"^\| `([^`]+)` \|", doc.split("## A new lesson, step by step", 1)[1], flags=re.M)
+    assert rows[: len(STEPS)] == [s.name for s in STEPS], rows
