@@ -404,7 +404,10 @@ def test_the_readme_is_an_adopters_five_minute_read_and_the_guide_covers_every_c
     readme = (ROOT / "README.md").read_text()
     first_screen = "\n".join(readme.splitlines()[:40])
     assert "make run" in first_screen and "make test" in first_screen and "lessons" in first_screen.lower()
-    assert len(readme.splitlines()) <= 160, "the README grew past a five-minute read: move detail to docs/"
+    # the generated lesson table grows with the course (one row a lesson folder): the rest is held to
+    # what 160 lines were with six lessons
+    table = readme.split("<!-- lessons:start -->", 1)[1].split("<!-- lessons:end -->", 1)[0]
+    assert len(readme.splitlines()) - len(table.splitlines()) <= 151, "the README grew past a five-minute read"
     heads = re.findall(r"^## (.+)$", readme, re.M)
     wanted = ["Two commands", "Lessons", "For students", "For instructors", "Limits, honestly", "Tested on"]
     assert [h for h in heads if h in wanted] == wanted, heads

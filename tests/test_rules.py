@@ -401,22 +401,17 @@ def test_the_report_groups_failures_by_rule(tmp_path):
 
 
 def feedback_bits_table() -> str:
-    """docs/GRADING.md's table of what one submission's page can tell of its hidden checks."""
-    from autograder.common import mistakes as library
-    from autograder.grader.classroom.studentview import hidden_channels
+    """docs/GRADING.md's table of what one submission's page can tell of its hidden checks (the
+    release writes it: course/release.py)."""
+    from autograder.course.release import feedback_bits_table as table
 
-    rows = []
-    for lesson in LESSONS:
-        never = frozenset(k.split(":")[1] for k in library.NOT_DIAGNOSED if k.split(":")[0] == lesson)
-        channels = hidden_channels(source_nb(lesson), library.load(lesson), never)
-        bits = [sum(c.bits(r, d) for c in channels) for r, d in ((True, True), (True, False), (False, True))]
-        rows.append(f"| {lesson} | {len(channels)} | " + " | ".join(f"{b:.1f}" for b in bits) + f" | {len(channels)} |")
-    return "\n".join(rows)
+    return table(ROOT)
 
 
 def test_the_documented_bound_of_what_feedback_tells_is_the_code_s():
     """Issue 57: GRADING.md states the combined bound (the rule and the named mistakes together) per
-    lesson; a new rule, mistake or hidden check changes it, and this fails until the table says so."""
+    lesson; a new rule, mistake or hidden check changes it, and this fails until the table says so
+    (`python -m autograder release` writes it, with the README's lesson table)."""
     text = (ROOT / "docs" / "GRADING.md").read_text()
     table = text.split("<!-- feedback-bits:start -->")[1].split("<!-- feedback-bits:end -->")[0]
     rows = [line.strip() for line in table.strip().splitlines()[2:]]

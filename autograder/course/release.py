@@ -98,25 +98,65 @@ def chip_status_line(root: Path = ROOT) -> str:
     return f"{done}; **not yet recorded on a TPU: {', '.join(todo)}** (graded and tested under the emulation alone)"
 
 
-# The README's generated parts, each between its markers: (name, what fills it)
+FEEDBACK_BITS_HEAD = (
+    "| lesson | hidden checks | bits, rules and mistakes shown | rules only (`--no-diagnose`) "
+    "| mistakes only (`--no-rules`) | neither |\n|---|---|---|---|---|---|"
+)
+
+
+def feedback_bits_table(root: Path = ROOT) -> str:
+    """docs/GRADING.md's bound of what one submission's feedback page can tell of its hidden checks,
+    per lesson (issue 57): one row a lesson, from its notebook and its library (grader/classroom/studentview.py)."""
+    from ..common import mistakes as library
+    from ..grader.classroom.studentview import hidden_channels
+
+    never_diagnosed = library.course_constants(root)["NOT_DIAGNOSED"]
+    rows = []
+    for lesson in lessons(root):
+        nb = nbformat.read(str(root / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
+        never = frozenset(k.split(":")[1] for k in never_diagnosed if k.split(":")[0] == lesson)
+        channels = hidden_channels(nb, library.load(lesson, root), never)
+        bits = [sum(c.bits(r, d) for c in channels) for r, d in ((True, True), (True, False), (False, True))]
+        rows.append(f"| {lesson} | {len(channels)} | " + " | ".join(f"{b:.1f}" for b in bits) + f" | {len(channels)} |")
+    return "\n".join(rows)
+
+
+# The generated parts of the course's own pages, each between its markers <!-- name:start --> and
+# <!-- name:end -->: {file: {name: what fills it}}. The release writes them; --check says where stale.
 GENERATED = {
-    "lessons-count": lambda root: count_word(len(lessons(root))),
-    "lessons": lambda root: "\n" + lessons_table(root) + "\n",
-    "chip-status": chip_status_line,
+    "README.md": {
+        "lessons-count": lambda root: count_word(len(lessons(root))),
+        "lessons": lambda root: "\n" + lessons_table(root) + "\n",
+        "chip-status": chip_status_line,
+    },
+    "docs/GRADING.md": {
+        "feedback-bits": lambda root: (
+            "\n"
+            + "\n".join(
+                "  " + line for line in [*FEEDBACK_BITS_HEAD.splitlines(), *feedback_bits_table(root).splitlines()]
+            )
+            + "\n  "
+        ),
+    },
 }
 
 
-def readme_with_lessons(root: Path = ROOT) -> str:
-    """README.md with its generated parts (GENERATED) made from the lesson folders."""
-    text = (root / "README.md").read_text()
-    for name, make in GENERATED.items():
+def with_generated_parts(file: str, root: Path = ROOT) -> str:
+    """The text of ``file`` (README.md, docs/GRADING.md) with its GENERATED parts made from the lesson folders."""
+    text = (root / file).read_text()
+    for name, make in GENERATED[file].items():
         start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
         if start not in text or end not in text:
-            raise ValueError(f"README.md needs the markers {start} and {end}")
+            raise ValueError(f"{file} needs the markers {start} and {end}")
         head, rest = text.split(start, 1)
         _, tail = rest.split(end, 1)
         text = f"{head}{start}{make(root)}{end}{tail}"
     return text
+
+
+def readme_with_lessons(root: Path = ROOT) -> str:
+    """README.md with its generated parts (the lesson count, table and chip status)."""
+    return with_generated_parts("README.md", root)
 
 
 def release_differences(fresh: Path, committed: Path, expected=None) -> list[str]:
@@ -144,8 +184,9 @@ def stale_files(root: Path = ROOT) -> list[str]:
         fresh = Path(tmp) / RELEASE_DIR
         build_release(fresh, root)
         problems = release_differences(fresh, root / RELEASE_DIR)
-        if (root / "README.md").exists() and readme_with_lessons(root) != (root / "README.md").read_text():
-            problems.append("README.md: the lesson list is not the generated one")
+        for file in GENERATED:
+            if (root / file).exists() and with_generated_parts(file, root) != (root / file).read_text():
+                problems.append(f"{file}: its generated parts (the lessons' table, count...) are not the lessons'")
         return problems
 
 
@@ -171,7 +212,9 @@ def _release(root: Path, check: bool) -> int:
     names = build_release(target, root)
     for stale in sorted(p for p in target.iterdir() if p.is_dir() and p.name not in names):
         shutil.rmtree(stale)
-    (root / "README.md").write_text(readme_with_lessons(root))
+    for file in GENERATED:  # the README's lesson count, table and chip status; GRADING.md's bound
+        if (root / file).exists():
+            (root / file).write_text(with_generated_parts(file, root))
     example_class = root / "examples" / "make_class.py"
     if example_class.exists():  # the bundled class is built from the release: keep it in step
         import contextlib
