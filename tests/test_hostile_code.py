@@ -36,7 +36,7 @@ from hostile_code import CRAFTED, HEX, random_cell
 
 LESSON = "01_number_formats"
 ANSWER = "answer_bf16_round"
-SEED, COUNT = 57, 400
+SEED, COUNT = 57, 200
 
 
 def submission_with(source: str, added: str | None = None):
