@@ -8,9 +8,11 @@ emulate_precision.py, tpu_constants.py, student.py): do not edit; the grader run
 """
 
 
-"""A part of the precision emulation (autograder/chip/emulation.py joins the parts): one rule of the
-chip's compiler that is not about narrow floats, kept apart from tpu_compiler.py, which calls it for
-every operation of a program it rewrites. Defines one function; startup.py deletes it.
+"""A part of the precision emulation (autograder/chip/emulation.py joins the parts): what tpu_compiler.py
+needs beside its rules for narrow floats: one rule of the chip's compiler that is not about them
+(chains of constants), and the test of whether a program has anything the rules change (a program
+that has not is lowered as it is: the rewrite costs a trace, about a third of a small program's
+compile). Defines two functions; startup.py deletes them.
 """
 
 
@@ -50,6 +52,35 @@ def _course_fold_constants(eqn, folded, core, lax, jnp, without):
         var = base
     folded[eqn.outvars[0]] = (family, var, c, sign)
     return eqn
+
+
+def _course_untouched(jaxpr, core, narrow):
+    """Whether the chip's rules leave ``jaxpr`` (and every program inside it) as it is: no dot, no
+    reduce_precision, no narrow float anywhere, no chain of two operations with constants."""
+
+    def untouched(jaxpr):
+        j = getattr(jaxpr, "jaxpr", jaxpr)
+        if any(narrow(getattr(v.aval, "dtype", None)) for v in (*j.invars, *j.constvars, *j.outvars)):
+            return False
+        with_constant = set()
+        for eqn in j.eqns:
+            if eqn.primitive.name in ("dot_general", "reduce_precision"):
+                return False
+            variables = [v for v in eqn.invars if not isinstance(v, core.Literal)]
+            if any(narrow(getattr(v.aval, "dtype", None)) for v in (*variables, *eqn.outvars)):
+                return False
+            if eqn.primitive.name in ("add", "sub", "mul") and len(variables) < len(eqn.invars):
+                if any(v in with_constant for v in variables):
+                    return False
+                with_constant.update(eqn.outvars)
+            for param in eqn.params.values():
+                for sub in param if isinstance(param, (tuple, list)) else (param,):
+                    program = hasattr(sub, "eqns") or hasattr(getattr(sub, "jaxpr", None), "eqns")  # (closed) jaxpr
+                    if program and not untouched(sub):
+                        return False
+        return True
+
+    return untouched(jaxpr)
 
 
 """A part of the precision emulation (autograder/chip/emulation.py joins the parts into one script):
@@ -96,6 +127,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     from jax._src import core
 
     fold_constants = _course_fold_constants  # noqa: F821  (tpu_constants.py: taken now, its name is deleted later)
+    untouched = _course_untouched  # noqa: F821  (tpu_constants.py)
     F32, BF16 = jnp.dtype(jnp.float32), jnp.dtype(jnp.bfloat16)
     F16, E5M2 = jnp.dtype(jnp.float16), jnp.dtype(jnp.float8_e5m2)
     SMALLEST_BF16 = 2.0**-126
@@ -381,7 +413,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         return Shadow(res, out.dtype, False) if narrow(getattr(out, "dtype", None)) else res.astype(out.dtype)
 
     def chip_program(jaxpr):
-        return body(jaxpr)
+        return jaxpr if untouched(jaxpr, core, narrow) and "untouched" not in without else body(jaxpr)
 
     return chip_program
 

@@ -83,11 +83,11 @@ def test_every_limit_is_written_down_and_narrow():
     assert explain({"id": "x", "tags": ["arithmetic", "structure:plain"], "source": source, "shapes": [2, 3, 4]}) == ""
 
 
-@pytest.mark.compat  # make compat (CI): about 900 programs replayed (every one: hardware fuzz-compare)
+@pytest.mark.compat  # make compat (CI): about 870 programs replayed (every one: hardware fuzz-compare)
 @pytest.mark.parametrize("record", list(RECORDS))
 def test_no_recorded_program_differs_from_the_chip_beyond_a_documented_limit(record):
-    """The targeted round whole, every third program of the grammar's rounds; each mismatch named."""
-    ids = [p["id"] for i, p in enumerate(programs(record)) if record == "targeted" or i % 3 == 0]
+    """The targeted round whole, every fourth program of the grammar's rounds; each mismatch named."""
+    ids = [p["id"] for i, p in enumerate(programs(record)) if record == "targeted" or i % 4 == 0]
     result = replay(record, ids)
     assert result["programs"] == len(ids)
     outside = [m for m in result["mismatches"] if not m["limit"]]

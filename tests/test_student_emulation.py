@@ -179,6 +179,7 @@ def test_a_jax_the_emulation_cannot_wrap_leaves_the_runtime_as_it_is(tmp_path):
     assert "cannot be emulated as a TPU v5e here" in run.stdout and "DOT 2.000976" in run.stdout, run.stdout
 
 
+@pytest.mark.compat  # make compat (CI): two gradings of lesson 05
 def test_grading_ignores_a_submissions_switch(tmp_path):
     """A submission whose setup cell says CHIP = "native" (and whose answer cell sets it again) gets
     the grade the unchanged one gets: the grader runs the source's setup cell, under its own
