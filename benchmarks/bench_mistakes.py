@@ -8,13 +8,15 @@ and that no correct answer is told anything.
 
 The sets (``--set``, repeatable):
 
-- ``developers``: tests/heldout/<NN_name>.py (``HELDOUT``), wrong answers the developers wrote apart
-  from the library, each making one of its mistakes (issue 32);
-- ``heldout``: tests/independent/heldout/<NN_name>.py (``ANSWERS``, each with an ``intent``, "wrong"
-  or "correct"), written from the student release and the lesson text alone by people who had not
-  read the library, the solutions or the hidden tests (tests/independent/README.md); ``train``:
-  their other half, which the library's authors may read;
-- ``correct``: the correct answers of the repository, the solutions themselves and tests/alternatives/.
+- ``developers``: solutions/<NN_name>/heldout.py (``HELDOUT``), wrong answers the developers wrote
+  apart from the library, each making one of its mistakes (issue 32);
+- ``heldout``: solutions/<NN_name>/independent/heldout.py (``ANSWERS``, each with an ``intent``,
+  "wrong" or "correct"), written from the student release and the lesson text alone by people who
+  had not read the library, the solutions or the hidden tests (docs/AUTHORING.md, "Answers written
+  outside the course"); ``train``: their other half (independent/train.py), which the library's
+  authors may read;
+- ``correct``: the correct answers of the repository, the solutions themselves and each lesson's
+  alternatives.py.
 
 Each answer is graded exactly as the grader grades (autograder.course.lessoncheck.variants.grade_variants:
 sandboxed student process, trusted checker, emulated TPU precision, diagnosis on). The grader, not
@@ -47,10 +49,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_NAMED = 0.75  # issue 45: at least one failed check names a known mistake
 TARGET_EXPLAINED = 0.95  # issue 54: every failed check says what is wrong
-SETS = {
-    "developers": (ROOT / "tests" / "heldout", "HELDOUT"),
-    "heldout": (ROOT / "tests" / "independent" / "heldout", "ANSWERS"),
-    "train": (ROOT / "tests" / "independent" / "train", "ANSWERS"),
+SETS = {  # the set's file in each lesson's folder, and its variable
+    "developers": ("heldout.py", "HELDOUT"),
+    "heldout": ("independent/heldout.py", "ANSWERS"),
+    "train": ("independent/train.py", "ANSWERS"),
 }
 NEVER_RAN = "<the answer's own code raised: it never ran>"
 
@@ -60,7 +62,7 @@ def load(path: Path, variable: str) -> list[dict]:
 
     answers = load_candidates(path, variable)
     for a in answers:
-        a.setdefault("intent", "wrong")  # tests/heldout/: every answer makes one of the library's mistakes
+        a.setdefault("intent", "wrong")  # heldout.py: every answer makes one of the library's mistakes
         assert a.get("intent") in ("wrong", "correct"), f"{path}: intent of {a.get('why')!r}"
         assert {"function", "why", "source"} <= set(a), f"{path}: {a.get('why')!r} lacks a field"
     return answers
@@ -125,27 +127,28 @@ def share(a: int, b: int) -> float:
 
 def measure(name: str, lessons: list[str] | None, blind: bool) -> tuple[bool, dict]:
     """One set graded and printed, lesson by lesson: whether it meets both targets, and its rows."""
-    folder, variable = SETS[name]
-    paths = sorted(folder.glob("[0-9][0-9]_*.py"))
-    if lessons:
-        paths = [q for q in paths if q.stem in lessons]
+    from autograder.common.notebooks import lessons as course_lessons
+
+    file, variable = SETS[name]
+    found = {n: ROOT / "solutions" / n / file for n in course_lessons(ROOT) if not lessons or n in lessons}
+    paths = {n: q for n, q in found.items() if q.is_file()}
     if not paths:
-        print(f"\n[{name}] no answers under {folder.relative_to(ROOT)}")
+        print(f"\n[{name}] no answers in solutions/<NN_name>/{file}")
         return True, {}
-    print(f"\n[{name}] {folder.relative_to(ROOT)}")
+    print(f"\n[{name}] solutions/<NN_name>/{file}")
     print(
         f"{'lesson':<26} {'answers':>7} {'wrong':>5} {'named':>5} {'share':>6} "
         f"{'explained':>9} {'share':>6} {'correct':>7} {'diag.':>5} {'s':>5}"
     )
     total, everything = [], {}
-    for path in paths:
+    for lesson, path in paths.items():
         t0 = time.perf_counter()
-        rows = grade(path.stem, load(path, variable))
+        rows = grade(lesson, load(path, variable))
         s = summary(rows)
         total += rows
-        everything[path.stem] = rows
+        everything[lesson] = rows
         print(
-            f"{path.stem:<26} {s['answers']:>7} {s['wrong']:>5} {s['named']:>5} {share(s['named'], s['wrong']):>6.0%} "
+            f"{lesson:<26} {s['answers']:>7} {s['wrong']:>5} {s['named']:>5} {share(s['named'], s['wrong']):>6.0%} "
             f"{s['explained']:>9} {share(s['explained'], s['wrong']):>6.0%} {s['correct']:>7} "
             f"{s['correct_diagnosed']:>5} {time.perf_counter() - t0:>5.0f}"
         )
@@ -181,13 +184,13 @@ def measure(name: str, lessons: list[str] | None, blind: bool) -> tuple[bool, di
 
 
 def correct_answers(lessons: list[str] | None) -> tuple[bool, dict]:
-    """The solutions and tests/alternatives/, graded as the grader grades: nothing fails, so nothing
+    """The solutions and their alternatives.py, graded as the grader grades: nothing fails, so nothing
     is named and no rule is shown."""
     from autograder.common.notebooks import lessons as all_lessons
     from autograder.course.lessoncheck.candidates import load_alternatives
     from autograder.course.lessoncheck.variants import grade_variants
 
-    print("\n[correct] the solutions and tests/alternatives/")
+    print("\n[correct] the solutions and each lesson's alternatives.py")
     print(f"{'lesson':<26} {'answers':>7} {'told':>5} {'s':>5}")
     ok, everything = True, {}
     for lesson in lessons or all_lessons():

@@ -27,6 +27,34 @@ def lesson(request):
     return request.param
 
 
+# Files whose tests `--dist loadfile` hands out lesson by lesson rather than as one unit: grading
+# every known answer of every lesson (tests/test_notebooks.py) is the longest work of `make test`.
+BY_LESSON = ("tests/test_notebooks.py",)
+_LESSON_ID = re.compile(r"\[(\d\d_[a-z0-9_]+)[\]-]")
+
+
+def work_unit(nodeid: str) -> str:
+    """The work unit of a test under `--dist loadfile`: its file, and in a BY_LESSON file the lesson
+    its id names (``tests/test_notebooks.py[05_precision_policy]``), so that a new lesson is one
+    more unit, never a split of the lessons over files to keep in step."""
+    path = nodeid.split("::", 1)[0]
+    found = _LESSON_ID.search(nodeid) if path.endswith(BY_LESSON) else None
+    return f"{path}[{found.group(1)}]" if found else path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile` with ``work_unit``'s units (the Makefile's make test and make compat)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByLesson(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return ByLesson(config, log)
+
+
 def assert_runs_clean_under_emulation(executed, lesson, mode):
     """Every graded test and every demo cell passes: a demo cell asserts a fact about whose arithmetic
     it shows by ARITH (the emulated chip's, under emulation) and about the device by BACKEND (issue 60)."""

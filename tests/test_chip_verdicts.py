@@ -1,33 +1,44 @@
 """The chip's verdicts on every known answer, held to the library and the alternatives.
 
-tests/data/tpu/tpu_outcomes.json was recorded on a TPU v5e by ``python -m autograder.chip.hardware
-outcomes``: every wrong answer of solutions/NN/mistakes.py and every correct one of
-tests/alternatives/NN.py swapped into its solution's run, its exercise's checks run again, with the
-digest of the code measured. Here (no chip needed) the record must cover every known answer as it
-is now, and say on the chip what the library says: a mistake fails its hidden check (one marked
-"only_under": "cpu" passes there), an alternative passes every check. ``make test`` grades the same
-answers under the TPU emulation and asserts the same (tests/test_notebooks*.py,
-tests/test_emulation.py), so the emulation's hidden verdicts are the chip's; ``hardware compare``
-sets every check side by side (docs/HARDWARE.md).
+Each lesson's chip/outcomes.json (solutions/NN/chip/) was recorded on a TPU v5e by ``python -m
+autograder.chip.hardware outcomes --record``: every wrong answer of solutions/NN/mistakes.py and
+every correct one of solutions/NN/alternatives.py swapped into its solution's run, its exercise's
+checks run again, with the digest of the code measured. Here (no chip needed) the record must cover
+every known answer as it is now, and say on the chip what the library says: a mistake fails its
+hidden check (one marked "only_under": "cpu" passes there), an alternative passes every check.
+``make test`` grades the same answers under the TPU emulation and asserts the same
+(tests/test_notebooks.py, tests/test_emulation.py), so the emulation's hidden verdicts are the
+chip's; ``hardware compare`` sets every check side by side (docs/HARDWARE.md).
+
+A lesson with no record is "not yet recorded on a TPU": graded and tested under the emulation
+alone, and said so (README's "Tested on", the class report's header). A lesson that the chip's
+course run (tests/data/tpu/hardware.json) ran must have its record.
 """
 
 import json
 
 import pytest
 
-from autograder.chip.outcomes import candidates
+from autograder.chip.outcomes import candidates, course_record
+from autograder.common import lessonfolder
 from autograder.common.mistakes import load
 from conftest import LESSONS, ROOT
 
-RECORD = json.loads((ROOT / "tests" / "data" / "tpu" / "tpu_outcomes.json").read_text())
-RERECORD = "re-record it on a TPU: python -m autograder.chip.hardware outcomes (docs/HARDWARE.md)"
+RERECORD = "re-record it on a TPU: python -m autograder.chip.hardware outcomes --record (docs/HARDWARE.md)"
+RECORDED = [n for n in LESSONS if lessonfolder.chip_record(n) is not None]
+NOT_YET = "not yet recorded on a TPU: graded and tested under the emulation alone"
 
-# Lesson 04's timing mistakes that the chip's microsecond steps hide from the hidden check (a CPU's
-# slower steps show them): the check compares steady_ms with the traced steps' span
-NOT_CAUGHT_ON_THE_CHIP = {
-    "04_xprof_profiling:capture_warmed_trace:steady-not-per-step": "four steps of 256x256 take microseconds",
-    "04_xprof_profiling:capture_warmed_trace:clock-read-before-sync": "dispatch and run take about as long there",
-}
+
+def record(lesson: str) -> dict:
+    found = lessonfolder.chip_record(lesson)
+    if found is None:
+        pytest.skip(f"{lesson}: {NOT_YET}")
+    return found
+
+
+def not_caught_on_the_chip(lesson: str) -> dict[str, str]:
+    """The lesson's known mistakes that the chip's run does not catch, with why (lesson.toml)."""
+    return {f"{lesson}:{k}": why for k, why in lessonfolder.settings(lesson).not_caught_on_the_chip.items()}
 
 
 def not_measured(outcome: dict) -> str:
@@ -36,9 +47,19 @@ def not_measured(outcome: dict) -> str:
     return "xprof is not installed on the chip's machine" if "No module named 'xprof'" in errors else ""
 
 
+def test_every_lesson_the_chip_ran_has_its_record():
+    """A lesson the chip's course run took (tests/data/tpu/hardware.json) keeps its verdicts: a
+    record that goes missing is not a lesson "not yet recorded"."""
+    ran = json.loads((ROOT / "tests" / "data" / "tpu" / "hardware.json").read_text())["lessons"]
+    missing = [n for n in ran if n in LESSONS and n not in RECORDED]
+    assert ran and not missing, f"{missing}: ran on the chip, no chip/outcomes.json"
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_the_record_covers_every_known_answer_as_it_is_now(lesson):
-    recorded = {o["key"]: o for o in RECORD["outcomes"].get(lesson, [])}
+    rec = record(lesson)
+    assert rec["lesson"] == lesson and rec["environment"]["backend"] == "tpu" and not rec["emulated"]
+    recorded = {o["key"]: o for o in rec["outcomes"]}
     missing, stale = [], []
     for c in candidates(lesson):
         if c["key"] not in recorded:
@@ -51,9 +72,10 @@ def test_the_record_covers_every_known_answer_as_it_is_now(lesson):
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_on_the_chip_mistakes_fail_and_alternatives_pass(lesson):
     library = {m.key: m for m in load(lesson)}
+    excused = not_caught_on_the_chip(lesson)
     wrong = []
-    for o in RECORD["outcomes"].get(lesson, []):
-        if not_measured(o) or o["key"] in NOT_CAUGHT_ON_THE_CHIP:
+    for o in record(lesson)["outcomes"]:
+        if not_measured(o) or o["key"] in excused:
             continue
         function = o["key"].split(":")[1]
         hidden = o["checks"].get(f"test_{function}_hidden")
@@ -68,40 +90,36 @@ def test_on_the_chip_mistakes_fail_and_alternatives_pass(lesson):
     assert not wrong, wrong
 
 
-def test_what_the_chip_did_not_measure_or_catch_is_named():
-    """The exceptions above are few, each with its reason, and still true of the record: the
-    answers not measured are those that import xprof (4 of 406), and the two timing mistakes."""
-    recorded = {o["key"]: o for lesson in RECORD["outcomes"].values() for o in lesson}
-    sources = {c["key"]: c["source"] for lesson in LESSONS for c in candidates(lesson)}
-    unmeasured = [k for k, o in recorded.items() if not_measured(o)]
-    assert len(unmeasured) <= 4 and all("xprof" in sources[k] for k in unmeasured), unmeasured
-    for key in NOT_CAUGHT_ON_THE_CHIP:
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_what_the_chip_did_not_catch_is_named_and_still_true(lesson):
+    """lesson.toml's chip notes name answers of the library and stay true of the record: the
+    mistakes the chip's run did not catch passed its hidden check there."""
+    notes = lessonfolder.settings(lesson)
+    keys = {m.key for m in load(lesson)}
+    named = {f"{lesson}:{k}" for k in [*notes.not_caught_on_the_chip, *notes.trace_differs]}
+    assert named <= keys, sorted(named - keys)
+    if not notes.not_caught_on_the_chip:
+        return
+    recorded = {o["key"]: o for o in record(lesson)["outcomes"]}
+    for key in not_caught_on_the_chip(lesson):
         function = key.split(":")[1]
         assert recorded[key]["checks"][f"test_{function}_hidden"] == "passed", key
 
 
+def test_what_the_chip_did_not_measure_is_named():
+    """The answers not measured are those that import xprof (4 of 406), which the chip's machine lacked."""
+    recorded = {o["key"]: o for n in RECORDED for o in record(n)["outcomes"]}
+    sources = {c["key"]: c["source"] for lesson in LESSONS for c in candidates(lesson)}
+    unmeasured = [k for k, o in recorded.items() if not_measured(o)]
+    assert len(unmeasured) <= 4 and all("xprof" in sources[k] for k in unmeasured), unmeasured
+
+
 # Issue 60 (4): the visible checks give the chip's verdict on a student's CPU.
-# Lesson 04's visible checks that read a trace's device planes, which a CPU's trace lacks: the chip's
-# trace and a CPU's differ (docs/HARDWARE.md), and no emulation of arithmetic makes one from the other
-TRACE_DIFFERS = {
-    "04_xprof_profiling:top_ops:grouped-by-event-name",
-    "04_xprof_profiling:top_ops:milliseconds",
-    "04_xprof_profiling:top_ops:all-device-events-counted",
-    "04_xprof_profiling:top_ops:xla-ops-plus-other-lines",
-    "04_xprof_profiling:top_ops:hlo-op-stats-only",
-    "04_xprof_profiling:top_ops:longest-event-not-total",
-    "04_xprof_profiling:top_ops:nanoseconds",
-    "04_xprof_profiling:step_times_ms:step-num-sorted-as-text",
-}
-# Visible checks changed after the chip measured them (their digests differ from the record's): the
-# record holds no verdict of the check as it is now. Re-record on a TPU:
-# python -m autograder.chip.hardware outcomes --lessons 04,05,06 (docs/HARDWARE.md)
-CHANGED_SINCE_RECORDED = {
-    "test_policy_table_visible",
-    "test_train_linear_regression_visible",
-    "test_nvfp4_quantize_visible",
-    "test_capture_warmed_trace_visible",
-}
+
+
+def trace_differs(lesson: str) -> set[str]:
+    """Visible checks that read a trace's device planes, which a CPU's trace lacks (lesson.toml)."""
+    return {f"{lesson}:{k}" for k in lessonfolder.settings(lesson).trace_differs}
 
 
 def current_checks() -> dict:
@@ -116,45 +134,41 @@ def current_checks() -> dict:
     }
 
 
-def test_the_record_knows_which_check_each_verdict_was_measured_on():
-    """Every verdict keeps its check's digest; the checks that changed since are exactly those named
-    (a check changed again, or re-recorded, changes this test)."""
-    now, changed = current_checks(), set()
-    for lesson, outcomes in RECORD["outcomes"].items():
-        for o in outcomes:
-            assert set(o["tests_sha"]) == set(o["checks"]), o["key"]
-            changed |= {g for g, sha in o["tests_sha"].items() if now[lesson].get(g) != sha and g.endswith("_visible")}
-    assert changed == CHANGED_SINCE_RECORDED, changed
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_record_knows_which_check_each_verdict_was_measured_on(lesson):
+    """Every verdict keeps its check's digest; the visible checks that changed since are exactly
+    those lesson.toml names (a check changed again, or re-recorded, changes this test)."""
+    now, changed = current_checks()[lesson], set()
+    for o in record(lesson)["outcomes"]:
+        assert set(o["tests_sha"]) == set(o["checks"]), o["key"]
+        changed |= {g for g, sha in o["tests_sha"].items() if now.get(g) != sha and g.endswith("_visible")}
+    assert changed == set(lessonfolder.settings(lesson).changed_since_recorded), changed
 
 
 @pytest.mark.compat  # make compat (CI): every known answer's visible check, as a student's CPU runs it (70 s)
 def test_the_visible_checks_give_the_chips_verdict_on_a_students_cpu(tmp_path):
-    """Each lesson run as a student's CPU runtime runs it (its setup cell starts the emulation, fetched
-    as on Colab), every known answer swapped in and its visible check run again: the verdict is the
-    chip's, for every check the chip measured as it is now, but the trace reads of lesson 04."""
+    """Each recorded lesson run as a student's CPU runtime runs it (its setup cell starts the
+    emulation, fetched as on Colab), every known answer swapped in and its visible check run again:
+    the verdict is the chip's, for every check the chip measured as it is now, but the trace reads
+    of lesson.toml's trace_differs."""
     import subprocess
     import sys
 
-    cmd = [
-        sys.executable,
-        "-m",
-        "autograder.chip.hardware",
-        "compare",
-        str(ROOT / "tests" / "data" / "tpu" / "tpu_outcomes.json"),
-    ]
+    cmd = [sys.executable, "-m", "autograder.chip.hardware", "compare"]  # the lessons' own records
     cmd += ["--setup", "student", "--visible-only", "--out", str(tmp_path)]
+    cmd += ["--lessons", ",".join(RECORDED)]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1500)
     here = json.loads((tmp_path / "outcomes.json").read_text())
     assert here["emulated"] == "tpu", "the setup cells did not start the emulation"
     assert all(s["ok"] for s in here["solutions"].values()), here["solutions"]
     now, differ, compared = current_checks(), [], 0
-    for lesson, recorded in RECORD["outcomes"].items():
+    for lesson, recorded in course_record()["outcomes"].items():
         mine = {o["key"]: o for o in here["outcomes"][lesson]}
         for o in recorded:
             for check, verdict in o["checks"].items():
                 if not check.endswith("_visible") or o["tests_sha"][check] != now[lesson][check]:
                     continue
-                if not_measured(o) or o["key"] in TRACE_DIFFERS:
+                if not_measured(o) or o["key"] in trace_differs(lesson):
                     continue
                 compared += 1
                 if mine[o["key"]]["checks"][check] != verdict:

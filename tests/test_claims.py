@@ -1,5 +1,5 @@
 """Every explanation of the library of known mistakes (solutions/<NN_name>/mistakes.py) is backed
-by claims that run (issue 45, item 4): ``tests/claims/<NN_name>.py`` holds, per entry
+by claims that run (issue 45, item 4): ``solutions/<NN_name>/claims.py`` holds, per entry
 (``"<function>:<id>"``), Python expressions that must be True after the entry's ``source`` has
 been run in the lesson's namespace. Each checks what the entry's name, explanation or why says
 about a number, a dtype or a behaviour, on one small input, or the fact it states.
@@ -13,8 +13,10 @@ entry's source, then the claims file's optional ``HELPERS`` code (run after the 
 helper that calls the exercise calls the mistake). Claims files are plain modules, never imported by pytest.
 
 Also here: every entry whose name or explanation states a number or names a dtype has a claim
-(or a reason in EXEMPT), every claim names an entry that exists, and claims tell entries apart:
-a claim set is not all True for another entry's code of the same function.
+(or a reason in the claims file's ``EXEMPT``: "<function>:<id>" -> why one small input on a CPU
+cannot show it), every claim names an entry that exists, and claims tell entries apart:
+a claim set is not all True for another entry's code of the same function (the claims file's
+``DISTINCT`` pairs).
 """
 
 import ast
@@ -33,11 +35,10 @@ import jax
 import numpy as np
 import pytest
 
+from autograder.common import lessonfolder
 from autograder.common import mistakes as lib
 from autograder.common.notebooks import cell_grade_id, is_test
 from conftest import LESSONS, ROOT, source_nb
-
-CLAIMS_DIR = ROOT / "tests" / "claims"
 
 # What an entry's name or explanation must say to need a claim: a number or a dtype.
 STATES = re.compile(
@@ -45,43 +46,18 @@ STATES = re.compile(
     re.IGNORECASE,
 )
 
-# Entries that state a number or a dtype but whose statement one small input on a CPU cannot show,
-# each with its reason.
-EXEMPT: dict[str, str] = {}
-
-# (entry, another entry of the same function): the first's claims are not all True for the
-# second's source, so the claims say something about their own entry's code.
-MUTATIONS: list[tuple[str, str]] = [
-    ("01_number_formats:format_table:e4m3-not-e4m3fn", "01_number_formats:format_table:nmant-plus-one"),
-    ("01_number_formats:bf16_round:ties-away-from-zero", "01_number_formats:bf16_round:truncates"),
-    ("01_number_formats:sequential_sum:right-to-left", "01_number_formats:sequential_sum:np-sum"),
-    (
-        "02_matmul_accumulation:emulated_bf16_accumulation:products-rounded",
-        "02_matmul_accumulation:emulated_bf16_accumulation:inputs-not-rounded",
-    ),
-    (
-        "02_matmul_accumulation:evaluate_precision_policies:int8-bytes-for-bf16",
-        "02_matmul_accumulation:evaluate_precision_policies:scale-128",
-    ),
-    ("03_int8_quantization:dequantize:divides-by-scale", "03_int8_quantization:dequantize:float64-result"),
-    ("03_int8_quantization:w8a8_matmul:int16-accumulator", "03_int8_quantization:w8a8_matmul:int8-accumulator"),
-    ("04_xprof_profiling:step_times_ms:microseconds", "04_xprof_profiling:step_times_ms:step-num-sorted-as-text"),
-    ("05_precision_policy:benchmark:upper-median", "05_precision_policy:benchmark:seconds-not-milliseconds"),
-    (
-        "05_precision_policy:train_linear_regression:ignores-lr",
-        "05_precision_policy:train_linear_regression:ignores-seed",
-    ),
-    ("06_block_scaled_formats:mx_quantize:rounded-exponent", "06_block_scaled_formats:mx_quantize:emax-off-by-one"),
-    (
-        "06_block_scaled_formats:nvfp4_quantize:blocks-of-32",
-        "06_block_scaled_formats:nvfp4_quantize:tensor-scale-ignores-448",
-    ),
-]
-
 
 def claims_file(lesson: str) -> dict:
-    path = CLAIMS_DIR / f"{lesson}.py"
+    path = lessonfolder.companion(lesson, lessonfolder.CLAIMS_FILE)
     return runpy.run_path(str(path)) if path.is_file() else {}
+
+
+def distinct_pairs() -> list[tuple[str, str]]:
+    """Every lesson's DISTINCT pairs, as course keys ("<lesson>:<function>:<id>")."""
+    return [(f"{n}:{a}", f"{n}:{b}") for n in LESSONS for a, b in claims_file(n).get("DISTINCT", [])]
+
+
+MUTATIONS = distinct_pairs()
 
 
 def claims_of(lesson: str) -> dict[str, list[str]]:
@@ -185,11 +161,13 @@ def test_every_stated_number_or_dtype_has_a_claim(lesson):
     missing = [
         key
         for key, m in library(lesson).items()
-        if STATES.search(f"{m.name} {m.explanation}") and not claims.get(key) and f"{lesson}:{key}" not in EXEMPT
+        if STATES.search(f"{m.name} {m.explanation}")
+        and not claims.get(key)
+        and key not in claims_file_cached(lesson).get("EXEMPT", {})
     ]
     assert not missing, (
         f"{lesson}: entries that state a number or a dtype with no claim "
-        f"(add one to tests/claims/{lesson}.py or a reason to EXEMPT): {missing}"
+        f"(add one to solutions/{lesson}/claims.py or a reason to EXEMPT): {missing}"
     )
 
 
@@ -199,9 +177,21 @@ def test_claims_name_entries(lesson):
     assert not unknown, f"{lesson}: claims for entries the library does not hold (renamed?): {unknown}"
 
 
-def test_exemptions_name_entries():
-    keys = {f"{lesson}:{key}" for lesson in LESSONS for key in library(lesson)}
-    assert not sorted(set(EXEMPT) - keys)
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_distinct_pairs_name_entries(lesson):
+    """The claims file's DISTINCT pairs (checked by test_claims_tell_entries_apart) are entries of
+    the library, two of one function."""
+    pairs = claims_file_cached(lesson).get("DISTINCT", [])
+    assert all(a.split(":")[0] == b.split(":")[0] for a, b in pairs), pairs
+    unknown = sorted({k for pair in pairs for k in pair} - set(library(lesson)))
+    assert not unknown, f"{lesson}: DISTINCT names entries the library does not hold: {unknown}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_exemptions_name_entries(lesson):
+    exempt = claims_file_cached(lesson).get("EXEMPT", {})
+    assert not sorted(set(exempt) - set(library(lesson))), f"{lesson}: EXEMPT names entries the library does not hold"
+    assert all(isinstance(why, str) and why for why in exempt.values()), "each exemption says why"
 
 
 @pytest.mark.parametrize("pair", MUTATIONS, ids=[f"{a}<-{b.split(':')[-1]}" for a, b in MUTATIONS])

@@ -7,6 +7,7 @@ import types
 
 import pytest
 
+from autograder.common import setupcell
 from conftest import LESSONS, ROOT, source_nb
 
 FLOOR_CHECK = re.compile(r"^# The oldest JAX these lessons are tested on.*?then Run all\.\"\)$", re.S | re.M)
@@ -15,6 +16,7 @@ FLOOR_CHECK = re.compile(r"^# The oldest JAX these lessons are tested on.*?then 
 def declared_floor() -> str:
     found = re.findall(r"^JAX_FLOOR := (\S+)$", (ROOT / "Makefile").read_text(), re.M)
     assert len(found) == 1, "the Makefile declares JAX_FLOOR once"
+    assert setupcell.declared_floor(ROOT) == found[0]
     return found[0]
 
 
@@ -30,7 +32,7 @@ def floor_check(lesson: str) -> str:
 def test_every_setup_cell_checks_the_declared_floor(lesson):
     block = floor_check(lesson)
     assert f'JAX_FLOOR = "{declared_floor()}"' in block
-    assert block == floor_check(LESSONS[0]), "the same check in every lesson"
+    assert block == setupcell.floor_check(declared_floor()), "the same check in every lesson (setupcell.py's)"
 
 
 @pytest.mark.parametrize(

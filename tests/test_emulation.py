@@ -96,7 +96,7 @@ def test_wrong_answers_that_only_a_cpu_shows_pass_as_on_a_tpu(lesson_name):
     """Mutants marked "only_under": "cpu" (int8 products accumulated in float32: the chip's matrix
     unit sums them in int32 whatever the output type, tests/data/tpu/tpu_casts.json mm_int8_f32out)
     fail their hidden test on plain CPU and pass graded as on a TPU, as on the chip
-    (tests/data/tpu/tpu_outcomes.json)."""
+    (each lesson's solutions/NN_name/chip/outcomes.json)."""
     mutants = emulated_mutants(load_mutants(lesson_name), "cpu")
     for r in grade_variants(lesson_name, mutants, "none", solution_tests=False)[1]:
         assert f"test_{r.function}_hidden" in r.failed_tests, (r.why, "plain CPU misses it: not a mistake there")

@@ -106,6 +106,21 @@ def course(tmp_path_factory):
     return {"out": out, "stdout": made.stdout, "root": root, "rows": rows, "checks": checks, "tmp": tmp}
 
 
+def test_a_lessons_zip_takes_of_its_folder_the_notebook_and_the_library_alone():
+    """A lesson's folder holds instructor-only companions grading does not need (alternatives,
+    held-out answers, claims, independent answers, the chip's record, lesson.toml): the zip carries
+    the notebook and the library of known mistakes (the diagnosis names them), nothing else."""
+    from autograder.common.lessonfolder import files
+    from autograder.gradescope.build import course_files
+
+    left_out = set()
+    for lesson in LESSONS:
+        taken = {p.as_posix() for p in course_files(lesson) if p.parts[0] == "solutions"}
+        assert taken == {f"solutions/{lesson}/{lesson}.ipynb", f"solutions/{lesson}/mistakes.py"}, taken
+        left_out |= set(files(lesson)) - {f"{lesson}.ipynb", "mistakes.py"}
+    assert {"alternatives.py", "claims.py", "chip/outcomes.json"} <= left_out, "the folders hold them"
+
+
 def test_one_command_writes_a_zip_per_lesson_holding_grading_and_nothing_else(course):
     """Each zip: setup.sh and run_autograder (executable) at its root, the grader, its own lesson's
     solution and release, the grading pins; never tests/, examples/, mutants, alternatives,
@@ -132,6 +147,8 @@ def test_one_command_writes_a_zip_per_lesson_holding_grading_and_nothing_else(co
         }, tops
         lessons_inside = {n.split("/")[1] for n in names if n.startswith(("solutions/", "notebooks/"))}
         assert lessons_inside == {lesson}
+        folder = {n for n in names if n.startswith(f"solutions/{lesson}/")}
+        assert folder == {f"solutions/{lesson}/{lesson}.ipynb", f"solutions/{lesson}/mistakes.py"}, folder
         assert not [n for n in names if "lessoncheck" in n or "__pycache__" in n or n.endswith(".pyc")]
         assert config["lesson"] == lesson and config["settings"]["seed"] == SEED
         assert config["hidden_visibility"] == "after_published" and config["settings"]["emulation"] == "tpu"

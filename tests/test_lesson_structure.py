@@ -3,41 +3,51 @@
 import ast
 import re
 
+from autograder.common import lessonfolder
+from autograder.common.notebooks import cell_grade_id, every_lesson
 from autograder.course.lessoncheck import load_mutants
-from autograder.common.notebooks import cell_grade_id
-from conftest import LESSONS, hidden_test_seed_problems, source_nb
+from conftest import LESSONS, ROOT, hidden_test_seed_problems, source_nb
 
-# The fixed exercise contracts of COURSE.md: every one must be an answer cell of its lesson.
-CONTRACTS = {
-    "01_number_formats": ["bf16_round", "format_table", "sequential_sum", "pairwise_sum"],
-    "02_matmul_accumulation": ["evaluate_precision_policies", "emulated_bf16_accumulation", "accumulation_error_curve"],
-    "03_int8_quantization": [
-        "quantize_per_channel",
-        "quantize_per_tensor",
-        "dequantize",
-        "w8a8_matmul",
-        "granularity_errors",
-    ],
-    "04_xprof_profiling": ["capture_warmed_trace", "xplane_path", "count_events", "step_times_ms", "top_ops"],
-    "05_precision_policy": ["benchmark", "policy_table", "train_linear_regression"],
-    "06_block_scaled_formats": [
-        "mx_quantize",
-        "mx_dequantize",
-        "mx_matmul",
-        "granularity_sweep",
-        "nvfp4_quantize",
-        "nvfp4_dequantize",
-    ],
-}
+
+def design() -> dict[str, str]:
+    """docs/COURSE.md's fixed contracts: {lesson: its section's text}."""
+    text = (ROOT / "docs" / "COURSE.md").read_text()
+    part = text.split("\n## Fixed contracts\n", 1)[1].split("\n## ", 1)[0]
+    return {s.split()[0]: s for s in re.split(r"^### ", part, flags=re.M)[1:]}
+
+
+def contract(lesson: str) -> tuple[str, ...]:
+    """The exercise functions the design fixes for ``lesson`` (its lesson.toml's ``contract``)."""
+    return lessonfolder.settings(lesson).contract
 
 
 def nbmeta(cell):
     return cell.get("metadata", {}).get("nbgrader", {})
 
 
-def test_every_lesson_of_the_design_exists():
-    assert set(CONTRACTS) <= set(LESSONS), f"lessons of the design missing: {set(CONTRACTS) - set(LESSONS)}"
-    assert set(LESSONS) <= set(CONTRACTS), f"unknown lessons: {set(LESSONS) - set(CONTRACTS)}"
+def test_every_lesson_of_the_design_exists_with_its_contract():
+    """Every lesson docs/COURSE.md fixes is a lesson folder whose lesson.toml lists every function of
+    its contract (the functions of its bullets); a lesson the design does not fix (a new one) may
+    declare a contract of its own."""
+    found = design()
+    assert found, "docs/COURSE.md's fixed contracts"
+    missing = sorted(set(found) - set(every_lesson(ROOT)))
+    assert not missing, f"lessons of the design missing: {missing}"
+    for lesson, section in found.items():
+        named = set(re.findall(r"^- `(\w+)\(", section, flags=re.M))
+        assert named and named <= set(contract(lesson)), (
+            f"{lesson}: lesson.toml's contract lacks {named - set(contract(lesson))}"
+        )
+
+
+def test_every_lesson_folder_is_one_lesson(lesson):
+    """A lesson folder: NN_name, its notebook named like it, lesson.toml readable, and no file the
+    release would hand students that the notebook does not ask for (common/lessonfolder.py)."""
+    assert lessonfolder.NAME.fullmatch(lesson), f"{lesson}: lesson folders are named NN_name"
+    assert lessonfolder.notebook_path(lesson).is_file()
+    lessonfolder.settings(lesson)  # raises on a malformed file
+    assert lessonfolder.stray_files(lesson) == [], "files students would get that the lesson does not name"
+    assert len({n[:2] for n in every_lesson(ROOT)}) == len(every_lesson(ROOT)), "one lesson per number"
 
 
 def test_title_setup_and_summary(lesson):
@@ -55,7 +65,7 @@ def test_title_setup_and_summary(lesson):
 def test_contract_functions_are_answer_cells_with_visible_and_hidden_tests(lesson):
     nb = source_nb(lesson)
     answers = [cell_grade_id(c).removeprefix("answer_") for c in nb.cells if cell_grade_id(c).startswith("answer_")]
-    for function in CONTRACTS.get(lesson, []):
+    for function in contract(lesson):
         assert function in answers, f"{lesson}: contract {function} is not an exercise"
     ids = [cell_grade_id(c) for c in nb.cells]
     assert len([i for i in ids if i]) == len({i for i in ids if i}), "grade ids are unique"

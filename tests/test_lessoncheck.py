@@ -57,3 +57,36 @@ def test_a_mutant_is_caught_by_its_hidden_test_and_where_marked_its_visible_one(
     assert not MutantResult("f", "", [hidden, other]).ok
     assert not MutantResult("f", "", [hidden], visible_fails=True).ok
     assert MutantResult("f", "", [visible, hidden], visible_fails=True).ok
+
+
+def test_lessoncheck_check_runs_every_per_lesson_test_of_the_suite():
+    """Issue 59 (2): `lessoncheck check LESSON` runs the suite's own tests, not copies: every test of
+    tests/ (make test's tier and make compat's) whose id names a lesson is in exactly one of its
+    steps, and every test a step names exists. A per-lesson test added to the suite and not to a step
+    fails here."""
+    import subprocess
+    import sys
+
+    from autograder.common.notebooks import every_lesson
+    from autograder.course.lessoncheck.steps import STEPS
+    from conftest import ROOT
+
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:nbmake", "--collect-only", "-q", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "COURSE_LESSONS": ""},
+    ).stdout
+    ids = [line.strip() for line in collected.splitlines() if "::" in line]
+    assert len(ids) > 500, collected[-2000:]
+    names = every_lesson(ROOT)
+    named = [i for i in ids if "[" in i and any(n in i.split("[", 1)[1] for n in names)]
+    per_lesson = {i.split("[", 1)[0].removeprefix("tests/") for i in named}
+    in_steps = [t for s in STEPS for t in s.tests]
+    assert len(in_steps) == len(set(in_steps)), "a test in two steps"
+    assert per_lesson - set(in_steps) == set(), "per-lesson tests no step runs"
+    every_test = {i.split("[", 1)[0].removeprefix("tests/") for i in ids}
+    assert set(in_steps) - every_test == set(), "steps name tests the suite does not have"
+    for lesson in names:  # every lesson is some step's
+        assert any(f"[{lesson}" in i or f"{lesson}:" in i for i in ids), lesson

@@ -86,12 +86,11 @@ def library(request):
     return lesson, lib.load(lesson)
 
 
-def test_every_lesson_has_a_library_that_parses():
-    for lesson in LESSONS:
-        assert lib.path_of(lesson).is_file(), f"{lesson} has no {lib.FILE_NAME}"
-        entries = lib.load(lesson)
-        assert entries and all(m.lesson == lesson for m in entries)
-        assert len({m.key for m in entries}) == len(entries), "ids are unique within a function"
+def test_every_lesson_has_a_library_that_parses(lesson):
+    assert lib.path_of(lesson).is_file(), f"{lesson} has no {lib.FILE_NAME}"
+    entries = lib.load(lesson)
+    assert entries and all(m.lesson == lesson for m in entries)
+    assert len({m.key for m in entries}) == len(entries), "ids are unique within a function"
 
 
 def test_every_entry_is_complete_and_speaks_to_the_student(library):
@@ -205,24 +204,42 @@ def test_the_same_id_may_name_mistakes_of_two_functions():
 # ------------------------------------------------------------------ never released, never published
 
 
+def instructor_answers(lesson: str) -> list[tuple[str, str]]:
+    """(key, source) of every answer a lesson's folder keeps for instructors: the library's mistakes,
+    the alternatives, the held-out and the independent answers (common/lessonfolder.py)."""
+    from autograder.common import lessonfolder
+    from autograder.course.lessoncheck import load_alternatives, load_candidates, load_heldout
+
+    found = [(m.key, m.source) for m in lib.load(lesson)]
+    found += [(f"{lesson}:{a['function']}:alternative", a["source"]) for a in load_alternatives(lesson)]
+    found += [(f"{lesson}:{a['function']}:heldout", a["source"]) for a in load_heldout(lesson)]
+    for part in ("train", "heldout"):
+        path = lessonfolder.companion(lesson, f"{lessonfolder.INDEPENDENT}/{part}.py")
+        if path.is_file():
+            found += [(f"{lesson}:{a['function']}:independent", a["source"]) for a in load_candidates(path, "ANSWERS")]
+    return found
+
+
 def distinctive_lines() -> dict[str, str]:
-    """{line: mistake key} for the lines of every mistake's source (stripped, 25 characters or
-    longer) that the source notebooks do not show publicly anywhere (outside their solution and
-    hidden-test blocks): a tree holding one of them holds a wrong answer, or a piece of a solution."""
+    """{line: answer key} for the lines of every instructor-only answer's source (stripped, 25
+    characters or longer) that the source notebooks do not show publicly anywhere (outside their
+    solution and hidden-test blocks): a tree holding one of them holds a wrong answer, or a piece of
+    a solution."""
     public = "\n".join(BLOCK.sub("", c.source) for lesson in LESSONS for c in source_nb(lesson).cells)
     return {
-        line.strip(): m.key
+        line.strip(): key
         for lesson in LESSONS
-        for m in lib.load(lesson)
-        for line in m.source.splitlines()
+        for key, source in instructor_answers(lesson)
+        for line in source.splitlines()
         if len(line.strip()) >= 25 and line.strip() not in public
     }
 
 
 def mistakes_in(texts: dict) -> list[str]:
-    """Where the texts of a tree ({path: text}) hold a library file's name or a line of a mistake."""
+    """Where the texts of a tree ({path: text}) hold an instructor-only file of a lesson's folder
+    (the library, the alternatives, the claims, the chip's record...) or a line of an answer of one."""
     lines = distinctive_lines()
-    found = [f"{rel}: is {rel.name}" for rel in texts if rel.name in INSTRUCTOR_ONLY]
+    found = [f"{rel}: is {rel.name}" for rel in texts if set(rel.parts) & set(INSTRUCTOR_ONLY)]
     for rel, text in sorted(texts.items()):
         found += [f"{rel}: {key} ({line!r})" for line, key in lines.items() if line in text]
     return found
@@ -231,6 +248,8 @@ def mistakes_in(texts: dict) -> list[str]:
 def test_every_lesson_has_lines_to_look_for():
     keys = {key.split(":")[0] for key in distinctive_lines().values()}
     assert keys == set(LESSONS), "a lesson whose mistakes are all public lines could leak unnoticed"
+    kinds = {key.rsplit(":", 1)[-1] for key in distinctive_lines().values()}
+    assert {"alternative", "heldout", "independent"} <= kinds, kinds
 
 
 def test_the_committed_release_holds_no_mistake():
@@ -247,6 +266,21 @@ def test_the_mistake_check_finds_a_planted_library_and_a_planted_wrong_answer(tm
     shutil.copy(lib.path_of(lesson), tree / lesson / lib.FILE_NAME)
     assert any(f.endswith(f"is {lib.FILE_NAME}") for f in mistakes_in(published_text(tree)))
     (tree / lesson / lib.FILE_NAME).unlink()
+    for companion in ("alternatives.py", "chip/outcomes.json"):  # every instructor-only file of a folder
+        (tree / lesson / companion).parent.mkdir(exist_ok=True)
+        shutil.copy(ROOT / "solutions" / lesson / companion, tree / lesson / companion)
+        assert any(f.startswith(f"{lesson}/{companion}: is ") for f in mistakes_in(published_text(tree))), companion
+        (tree / lesson / companion).unlink()
+    # an alternative's line pasted into a released notebook
+    from autograder.course.lessoncheck import load_alternatives
+
+    alternative = load_alternatives(lesson)[0]["source"]
+    path = tree / lesson / f"{lesson}.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell(alternative))
+    nbformat.write(nb, str(path))
+    assert any(":alternative (" in f for f in mistakes_in(published_text(tree)))
+    shutil.copy(ROOT / RELEASE_DIR / lesson / f"{lesson}.ipynb", path)
     # one wrong answer pasted into a released notebook's markdown
     m = lib.load("03_int8_quantization")[0]
     path = tree / "03_int8_quantization" / "03_int8_quantization.ipynb"

@@ -22,15 +22,13 @@ from autograder.course.lessoncheck import (
     execute,
     grade_variants,
     load_alternatives,
-    load_candidates,
+    load_heldout,
     load_mutants,
     tpu_mutants,
 )
 from autograder.common.mistakes import NOT_DIAGNOSED
 from autograder.common.notebooks import cell_grade_id
 from conftest import (
-    LESSONS,
-    ROOT,
     assert_runs_clean_under_emulation,
     draws_random_data,
     native_error_logs,
@@ -39,41 +37,14 @@ from conftest import (
 )
 
 pytestmark = pytest.mark.slow
+# Every lesson's tests here are one work unit of `--dist loadfile` (tests/conftest.py's scheduler):
+# grading every candidate of every lesson is the longest work of `make test`, and the workers share
+# it lesson by lesson, each keeping its lessons' graded candidates and TPU runs (the module fixtures).
 
 TEST_SEED = int(os.environ.get("COURSE_TEST_SEED", "271828"))
-# Held-out wrong answers (tests/heldout/, issue 32): the share the diagnosis names, at least. All
-# 23 were named when they were written (2026-12-05); the floor leaves room for harder ones.
+# Held-out wrong answers (solutions/<NN_name>/heldout.py, issue 32): the share the diagnosis names,
+# at least. All 23 were named when they were written (2026-12-05); the floor leaves room for harder ones.
 HELDOUT_FLOOR = 0.75
-
-
-def load_heldout(lesson):
-    path = ROOT / "tests" / "heldout" / f"{lesson}.py"
-    return load_candidates(path, "HELDOUT") if path.exists() else []
-
-
-FIRST_HALF = LESSONS[: (len(LESSONS) + 1) // 2]  # tests/test_notebooks_second_half.py has the rest
-# What the other notebook-test files (second half, lesson 05, lesson 06) collect again with their
-# own ``lesson`` fixture: ``from test_notebooks import *``.
-__all__ = [
-    "graded_candidates",
-    "run_under_tpu",
-    "test_student_release_runs_with_only_stub_errors",
-    "test_solution_notebook_under_emulated_tpu_precision",
-    "test_the_grader_gives_the_solution_every_test",
-    "test_every_plausible_wrong_answer_loses_only_its_own_points",
-    "test_every_correct_alternative_gets_full_marks",
-    "test_every_known_mistake_is_named_by_its_failed_checks",
-    "test_held_out_wrong_answers_are_diagnosed",
-    "test_the_grading_seed_reaches_every_random_hidden_test",
-]
-
-
-@pytest.fixture(params=FIRST_HALF)
-def lesson(request):
-    """The lessons of this module. Grading every candidate of every lesson is the longest work of
-    `make test`; `--dist loadfile` gives each file to one worker, so the lessons are split over two
-    files (this one and tests/test_notebooks_second_half.py) that two workers run side by side."""
-    return request.param
 
 
 def test_student_release_runs_with_only_stub_errors(lesson, tmp_path):
@@ -100,7 +71,7 @@ def graded_candidates(tmp_path_factory):
             mutants = tpu_mutants(load_mutants(lesson))
             alternatives, heldout = load_alternatives(lesson), load_heldout(lesson)
             assert mutants, f"solutions/{lesson}/mistakes.py lists no wrong answers"
-            assert alternatives, f"tests/alternatives/{lesson}.py lists no correct alternatives"
+            assert alternatives, f"solutions/{lesson}/alternatives.py lists no correct alternatives"
             print(f"{lesson} graded with GRADING_SEED={TEST_SEED} (COURSE_TEST_SEED)")
             wrong = mutants + heldout
             records, results = grade_variants(lesson, wrong, "tpu", alternatives, seed=TEST_SEED)
@@ -139,6 +110,10 @@ def test_the_grader_gives_the_solution_every_test(lesson, graded_candidates):
 
 def test_every_plausible_wrong_answer_loses_only_its_own_points(lesson, graded_candidates):
     mutants = graded_candidates(lesson)[1]
+    for r in mutants:  # what `lessoncheck check --verbose` shows an author of each mistake
+        print(f"{'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
+        for gid, rule in r.rules.items():  # what the student is shown under the failed hidden check
+            print(f"         {gid}: {'rule: ' + rule if rule else 'NO RULE'}")
     bad = [(r.function, r.why, r.failed_tests) for r in mutants if not r.ok]
     print(f"GRADING_SEED={TEST_SEED}: {len(mutants)} wrong answers; not caught, or costing other exercises: {bad}")
     assert not bad, f"GRADING_SEED={TEST_SEED}: {bad}"
@@ -170,7 +145,7 @@ def test_every_known_mistake_is_named_by_its_failed_checks(lesson, graded_candid
 
 
 def test_held_out_wrong_answers_are_diagnosed(lesson, graded_candidates):
-    """Wrong answers written apart from the library (tests/heldout/), each making one of its
+    """Wrong answers written apart from the library (solutions/<NN_name>/heldout.py), each making one of its
     mistakes: at least HELDOUT_FLOOR of them are named, and none is named as another mistake."""
     heldout = graded_candidates(lesson)[3]
     named = [r for r in heldout if any(r.key in keys for keys in r.diagnosed.values())]
@@ -245,10 +220,13 @@ def check_lesson02_quotes(executed, mode):
         )
 
 
-def test_lesson_02_quotes_what_it_prints_on_a_cpu_computing_as_the_v5e(run_under_tpu):
-    check_lesson02_quotes(run_under_tpu(LESSON02), "v5e")
+# (the lesson's name in the test's id: its work unit is lesson 02's, which runs it under the TPU emulation once)
+@pytest.mark.parametrize("quoted", [LESSON02])
+def test_lesson_02_quotes_what_it_prints_on_a_cpu_computing_as_the_v5e(run_under_tpu, quoted):
+    check_lesson02_quotes(run_under_tpu(quoted), "v5e")
 
 
 @pytest.mark.compat  # make compat: one more run of lesson 02, with the CPU's own arithmetic
-def test_lesson_02_quotes_what_it_prints_with_the_cpus_own_arithmetic(tmp_path):
-    check_lesson02_quotes(execute(source_nb(LESSON02), cwd=tmp_path, env={"COURSE_EMULATE": "none"}), "native")
+@pytest.mark.parametrize("quoted", [LESSON02])
+def test_lesson_02_quotes_what_it_prints_with_the_cpus_own_arithmetic(tmp_path, quoted):
+    check_lesson02_quotes(execute(source_nb(quoted), cwd=tmp_path, env={"COURSE_EMULATE": "none"}), "native")

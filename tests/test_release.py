@@ -6,17 +6,23 @@ import re
 import nbformat
 
 from autograder.common.config import BADGE_MARKER, colab_url
-from autograder.common.notebooks import cell_grade_id
+from autograder.common.notebooks import cell_grade_id, every_lesson
 from autograder.course.release import stale_files
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 
 
-def test_there_are_lessons_and_each_has_a_release():
-    assert "02_matmul_accumulation" in LESSONS
-    for lesson in LESSONS:
-        assert (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").is_file(), f"{lesson} not released"
+def test_the_lessons_are_the_lesson_folders():
+    """Every lesson is found from its folder (solutions/NN_name/NN_name.ipynb), nothing else: the
+    release's notebooks/tpu_emulation.py, a file beside the lessons, is no lesson."""
+    assert LESSONS and LESSONS == every_lesson(ROOT)
+    assert (ROOT / "notebooks" / "tpu_emulation.py").is_file() and "tpu_emulation" not in " ".join(LESSONS)
+    assert sorted(p.parent.name for p in (ROOT / "notebooks").glob("*/*.ipynb")) == LESSONS
+
+
+def test_each_lesson_has_a_release(lesson):
+    assert (ROOT / "notebooks" / lesson / f"{lesson}.ipynb").is_file(), f"{lesson} not released: run make release"
 
 
 def test_committed_release_equals_a_fresh_regeneration():

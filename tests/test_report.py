@@ -945,3 +945,38 @@ def test_misconceptions_rank_known_mistakes_by_students_with_coverage(tmp_path):
     assert "behaves like\none of these known mistakes" in bob and html.escape(second.explanation) in bob
     eve = (out / "feedback" / "eve" / f"{lesson}.html").read_text()
     assert "known mistake" not in eve
+
+
+def test_the_header_names_the_lessons_not_yet_recorded_on_a_tpu(tmp_path):
+    """Issue 59 (3): a lesson whose known answers no chip has recorded yet (its folder has no
+    chip/outcomes.json) is graded under the emulation alone, and the report's header says so, from
+    run.json's chip_records (the grader writes it); recorded lessons, and a run.json without the
+    field, add nothing."""
+    run = {"date": "2026-12-02T10:00:00Z", "emulation": "tpu", "seed": 1}
+    records = {"01_alpha": "2026-12-06T09:47:04+00:00", "02_beta": "", "03_gamma": "2026-12-06T09:47:04+00:00"}
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+    page = build_report(generated_out(tmp_path / "a", 8, run={**run, "chip_records": records})).read_text()
+    header = page.split("id=glance")[0]
+    assert "id=chip-status" in header and "Not yet recorded on a TPU: <b>02_beta</b>." in header
+    assert "01_alpha</b>" not in header and "03_gamma</b>" not in header
+    for name, other in (("b", {**run, "chip_records": {**records, "02_beta": "2026-12-07"}}), ("c", run)):
+        assert "id=chip-status" not in build_report(generated_out(tmp_path / name, 8, run=other)).read_text()
+
+
+def test_the_grader_records_which_lessons_a_tpu_recorded(tmp_path):
+    """run.json's chip_records: every lesson of the course with its chip record's date, "" where
+    its folder holds no chip/outcomes.json (lessonfolder.chip_status)."""
+    from autograder.common import lessonfolder
+    from autograder.grader.classroom.classrun import provenance
+    from autograder.grader.core.settings import Settings
+    from conftest import LESSONS
+
+    records = provenance(ROOT, Settings())["chip_records"]
+    assert set(records) == set(LESSONS)
+    assert all(records[n] == (lessonfolder.chip_record(n) or {}).get("date", "") for n in LESSONS)
+    assert any(records.values()), "the course's lessons recorded on a TPU"
+    root = tmp_path / "course"
+    (root / "solutions" / "07_new").mkdir(parents=True)
+    (root / "solutions" / "07_new" / "07_new.ipynb").write_text("{}")
+    assert lessonfolder.chip_status(["07_new"], root) == {"07_new": ""}

@@ -10,7 +10,7 @@ import textwrap
 import nbformat
 import pytest
 
-from autograder.common.notebooks import cell_grade_id, lessons
+from autograder.common.notebooks import cell_grade_id, every_lesson, lessons
 from autograder.grader.core import rules as R
 from conftest import LESSONS, ROOT, source_nb, student_nb
 
@@ -86,18 +86,21 @@ def test_malformed_rules_are_problems(edit, problem):
     assert any(problem in p for p in found), found
 
 
-def test_every_hidden_assertion_of_every_solution_has_its_rule():
-    """Issue 54 (1, 4): lessoncheck's own check, over all six lessons."""
+def test_every_lesson_folder_is_checked_below():
+    """The rules' tests below run on every lesson of the course: `make test` restricts no lesson."""
+    assert LESSONS == lessons() == every_lesson(ROOT) and LESSONS, "COURSE_LESSONS restricts the lessons"
+
+
+def test_every_hidden_assertion_of_every_solution_has_its_rule(lesson):
+    """Issue 54 (1, 4): lessoncheck's own check, on every lesson."""
     from autograder.course.lessoncheck.__main__ import rule_problems
 
-    assert len(lessons()) == 6
-    for lesson in lessons():
-        nb = source_nb(lesson)
-        hidden = [c for c in nb.cells if R.BEGIN in c.source]
-        assert hidden, lesson
-        assert rule_problems(nb) == [], lesson
-        for c in hidden:
-            assert R.rules_of(c.source).default and R.rules_of(c.source).spans, cell_grade_id(c)
+    nb = source_nb(lesson)
+    hidden = [c for c in nb.cells if R.BEGIN in c.source]
+    assert hidden, lesson
+    assert rule_problems(nb) == [], lesson
+    for c in hidden:
+        assert R.rules_of(c.source).default and R.rules_of(c.source).spans, cell_grade_id(c)
 
 
 def planted(tmp_path, lesson="01_number_formats"):
@@ -120,44 +123,70 @@ def test_lessoncheck_refuses_a_hidden_assertion_without_a_rule(tmp_path, capsys)
     assert main(["rules", str(ROOT / "solutions" / path.stem / path.name)]) == 0
 
 
-def test_lessoncheck_check_runs_the_rules_check_first(tmp_path, monkeypatch, capsys):
-    """`lessoncheck check` fails on the planted assertion even where everything else passes (the
-    slow steps are replaced by clean ones here: they are the test suite's to run)."""
-    from autograder.course.lessoncheck import __main__ as cli
+def test_lessoncheck_check_stops_at_the_first_failing_step_and_says_what_next(monkeypatch, capsys):
+    """`lessoncheck check` runs its steps in order (the rules are the skeleton step's, before any
+    notebook runs), prints a failing step's test output and the command to run again, and stops
+    there; with --keep-going it runs the rest. (The steps' pytest runs are replaced by canned ones
+    here: tests/test_new_lesson.py runs them for real.)"""
+    from autograder.course.lessoncheck import steps
 
-    monkeypatch.setattr(cli, "execute", lambda nb: nb)
-    monkeypatch.setattr(cli, "cell_errors", lambda nb: [])
-    monkeypatch.setattr(cli, "disallowed_student_errors", lambda nb: [])
-    monkeypatch.setattr(cli, "grade_variants", lambda *a, **k: ([], []))
-    monkeypatch.setattr(cli, "load_mutants", lambda lesson: [])
-    monkeypatch.setattr(cli, "load_alternatives", lambda lesson: [])
-    path, _ = planted(tmp_path)
-    assert cli.check(path) == 1
-    assert "an assertion without a rule" in capsys.readouterr().out
-    assert cli.check(ROOT / "solutions" / path.stem / path.name) == 0
+    ran = []
+
+    def fake(step, lesson, root, verbose=False):
+        ran.append(step.name)
+        failing = step.name == "skeleton"
+        return (
+            (1, "FAILED tests/test_rules.py::test_every_hidden_assertion...: an assertion without a rule")
+            if failing
+            else (0, "2 passed")
+        )
+
+    monkeypatch.setattr(steps, "run_step", fake)
+    monkeypatch.setattr(steps, "missing", lambda step, lesson, root: None)
+    lesson = LESSONS[0]
+    assert steps.check(lesson) == 1
+    said = capsys.readouterr().out
+    assert ran == ["folder", "skeleton"] and "an assertion without a rule" in said
+    assert f"fix it, then: python -m autograder.course.lessoncheck check {lesson}" in said
+    assert said.rstrip().endswith(f"{lesson}: failed at skeleton")
+    ran.clear()
+    assert steps.check(lesson, keep_going=True) == 1 and ran == [s.name for s in steps.STEPS]
+    ran.clear()
+    assert steps.check(lesson, only=["folder", "library"]) == 0 and ran == ["folder", "library"]
 
 
 def release_text(lesson: str) -> str:
     return "\n".join(c.source for c in student_nb(lesson).cells)
 
 
-def test_no_shown_sentence_leaks_what_the_hidden_test_knows():
-    """Issue 54 (1): over all six lessons, no sentence a failed hidden check can show (every rule,
-    every default rule, every exercise's `raised` sentence, as rule_line words them) holds a
-    number or a string of the hidden test's code or messages that the release does not hold."""
+def shown_sentences(lesson: str) -> list[tuple[str, str, list[str]]]:
+    """(grade id, hidden test code, every sentence a failed check of it can show: every rule, the
+    default rule and the exercise's `raised` sentence, as rule_line words them)."""
     from autograder.grader.classroom.studentview import rule_line
 
-    checked = 0
-    for lesson in lessons():
-        shown = release_text(lesson)
-        for c in source_nb(lesson).cells:
-            if R.BEGIN not in c.source:
-                continue
+    found = []
+    for c in source_nb(lesson).cells:
+        if R.BEGIN in c.source:
             function = cell_grade_id(c).removeprefix("test_").rsplit("_", 1)[0]
-            sentences = [rule_line(s) for s in [*R.every_rule(c.source), R.raised(function)]]
-            assert R.leaks(c.source, shown, sentences) == [], cell_grade_id(c)
-            checked += len(sentences)
-    assert checked > 200
+            found.append(
+                (cell_grade_id(c), c.source, [rule_line(s) for s in [*R.every_rule(c.source), R.raised(function)]])
+            )
+    return found
+
+
+def test_no_shown_sentence_leaks_what_the_hidden_test_knows(lesson):
+    """Issue 54 (1): on every lesson, no sentence a failed hidden check can show holds a number or a
+    string of the hidden test's code or messages that the release does not hold."""
+    shown = release_text(lesson)
+    found = shown_sentences(lesson)
+    assert found, f"{lesson} has no hidden test"
+    for grade_id, code, sentences in found:
+        assert R.leaks(code, shown, sentences) == [], grade_id
+
+
+def test_the_leak_check_reads_every_lessons_sentences():
+    """The check above reads more than 200 sentences over the course (every rule of every lesson)."""
+    assert sum(len(s) for n in LESSONS for _, _, s in shown_sentences(n)) > 200
 
 
 def test_the_leak_check_finds_a_hidden_number_or_message_in_a_sentence():
@@ -372,22 +401,17 @@ def test_the_report_groups_failures_by_rule(tmp_path):
 
 
 def feedback_bits_table() -> str:
-    """docs/GRADING.md's table of what one submission's page can tell of its hidden checks."""
-    from autograder.common import mistakes as library
-    from autograder.grader.classroom.studentview import hidden_channels
+    """docs/GRADING.md's table of what one submission's page can tell of its hidden checks (the
+    release writes it: course/release.py)."""
+    from autograder.course.release import feedback_bits_table as table
 
-    rows = []
-    for lesson in LESSONS:
-        never = frozenset(k.split(":")[1] for k in library.NOT_DIAGNOSED if k.split(":")[0] == lesson)
-        channels = hidden_channels(source_nb(lesson), library.load(lesson), never)
-        bits = [sum(c.bits(r, d) for c in channels) for r, d in ((True, True), (True, False), (False, True))]
-        rows.append(f"| {lesson} | {len(channels)} | " + " | ".join(f"{b:.1f}" for b in bits) + f" | {len(channels)} |")
-    return "\n".join(rows)
+    return table(ROOT)
 
 
 def test_the_documented_bound_of_what_feedback_tells_is_the_code_s():
     """Issue 57: GRADING.md states the combined bound (the rule and the named mistakes together) per
-    lesson; a new rule, mistake or hidden check changes it, and this fails until the table says so."""
+    lesson; a new rule, mistake or hidden check changes it, and this fails until the table says so
+    (`python -m autograder release` writes it, with the README's lesson table)."""
     text = (ROOT / "docs" / "GRADING.md").read_text()
     table = text.split("<!-- feedback-bits:start -->")[1].split("<!-- feedback-bits:end -->")[0]
     rows = [line.strip() for line in table.strip().splitlines()[2:]]

@@ -290,8 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("outcomes", help="write OUT/outcomes.json: every known answer's per-check outcomes")
     v.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
+    v.add_argument("--record", action="store_true", help="on a TPU: each lesson's record into its chip/outcomes.json")
     m = sub.add_parser("compare", help="the emulation's outcomes on this CPU beside a chip's record")
-    m.add_argument("record", type=Path, help="a chip's outcomes.json (tests/data/tpu/tpu_outcomes.json)")
+    m.add_argument("record", type=Path, nargs="?", help="a chip's outcomes.json (default: the lessons' own)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     m.add_argument("--setup", choices=("grader", "student"), default="grader", help="whose start of the emulation")
@@ -319,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         names = [n for w in wanted for n in pick(w)] if wanted else lessons()
         from .outcomes import outcomes
 
-        return outcomes(args.out, names=names)
+        return outcomes(args.out, names=names, record=args.record)
     if args.command == "compare":
         from .outcomes import compare_here
 

@@ -1,12 +1,13 @@
 """Every known answer's per-check outcomes on this machine: the chip's verdicts beside the emulation's.
 
-    python -m autograder.chip.hardware outcomes --out DIR [--lessons 05,06]   # DIR/outcomes.json
+    python -m autograder.chip.hardware outcomes --out DIR [--lessons 05,06] [--record]   # DIR/outcomes.json
 
 For every solution notebook (run once, in this process, by cellrunner) each known answer of its
 lesson (the library's wrong answers, solutions/NN/mistakes.py, and other people's correct ones,
-tests/alternatives/NN.py) is swapped into the finished run and its exercise's own visible and
-hidden test cells run again. On a TPU the record is tests/data/tpu/tpu_outcomes.json; on a CPU
-under ``COURSE_EMULATE=tpu`` the same command gives the emulation's outcomes, and
+solutions/NN/alternatives.py) is swapped into the finished run and its exercise's own visible and
+hidden test cells run again. On a TPU the record of each lesson is its folder's chip/outcomes.json
+(``--record`` writes it there; a lesson without one is not yet recorded on a TPU); on a CPU under
+``COURSE_EMULATE=tpu`` the same command gives the emulation's outcomes, and
 ``python -m autograder.chip.hardware compare`` sets the two side by side (docs/HARDWARE.md). Also: a
 small warmed XProf trace of this backend (``hardware trace``), which lesson 04 carries from a TPU.
 Only stdlib, NumPy and JAX.
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 
 from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from ..common import lessonfolder
 from ..common.notebooks import ROOT, lessons
 
 CELL_TIMEOUT = 600
@@ -28,7 +30,7 @@ CELL_TIMEOUT = 600
 
 def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
     """Every known answer of a lesson: the library's wrong answers (solutions/NN/mistakes.py) and
-    other people's correct ones (tests/alternatives/NN.py), each {kind, key, function, source,
+    other people's correct ones (solutions/NN/alternatives.py), each {kind, key, function, source,
     source_sha}. A mistake's key is its library key; an alternative's names its source's digest, so
     that a recorded verdict stays with the code it was measured on (source_sha tells a stale one)."""
     import ast
@@ -36,7 +38,7 @@ def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
     from ..common.mistakes import load
 
     found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
-    path = root / "tests" / "alternatives" / f"{lesson}.py"
+    path = lessonfolder.companion(lesson, lessonfolder.ALTERNATIVES_FILE, root)
     if path.is_file():
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ALTERNATIVES"]:
@@ -89,11 +91,19 @@ def check_outcomes(
 
 
 def outcomes(
-    out: Path, root: Path = ROOT, names: list[str] | None = None, kinds: tuple[str, ...] = ("visible", "hidden")
+    out: Path,
+    root: Path = ROOT,
+    names: list[str] | None = None,
+    kinds: tuple[str, ...] = ("visible", "hidden"),
+    record: bool = False,
 ) -> int:
     """Every solution notebook of ``names`` (default: all), then every known answer's per-check
     outcomes (``check_outcomes``, the checks of ``kinds``): OUT/outcomes.json, rewritten after every
-    lesson."""
+    lesson. ``record``: each lesson's part also written into its folder (``lesson_record``), which
+    only a TPU's own arithmetic may do."""
+    if record and (os.environ.get("COURSE_EMULATE") or os.environ.get("COURSE_EMULATED_PRECISION")):
+        print("outcomes --record: the emulation is on; a lesson's record is the chip's own (unset COURSE_EMULATE)")
+        return 2
     from .golden import environment
 
     out.mkdir(parents=True, exist_ok=True)
@@ -117,7 +127,53 @@ def outcomes(
         report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds)
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
+        if record:
+            if report["environment"].get("backend") != "tpu" or report["emulated"]:
+                print(f"outcomes --record: this is no TPU ({report['environment'].get('backend')}): nothing recorded")
+                return 2
+            path = lessonfolder.companion(name, lessonfolder.CHIP_RECORD, root)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(lesson_record(report, name), indent=1) + "\n")
+            print(f"{name}: recorded on this {report['environment'].get('device_kind')}: {path}", flush=True)
     return 0
+
+
+def lesson_record(report: dict, lesson: str, recorded_at: str = "", recorded_with: str = "") -> dict:
+    """One lesson's part of an ``outcomes`` report, as its folder keeps it (chip/outcomes.json)."""
+    return {
+        "lesson": lesson,
+        "date": report["date"],
+        "recorded_at": recorded_at or _commit(),
+        "recorded_with": recorded_with or ",".join(n[:2] for n in report["outcomes"]),
+        "environment": report["environment"],
+        "emulated": report["emulated"],
+        "xla_flags": report["xla_flags"],
+        "solution": report["solutions"][lesson],
+        "outcomes": report["outcomes"][lesson],
+    }
+
+
+def course_record(root: Path = ROOT, names: list[str] | None = None) -> dict:
+    """The lessons' records (chip/outcomes.json) as one ``outcomes`` report ({"outcomes": {lesson:
+    [...]}, "solutions": ..., "dates": ...}): the lessons not yet recorded on a TPU are left out."""
+    merged: dict = {"outcomes": {}, "solutions": {}, "dates": {}, "environments": {}}
+    for name in names or lessons(root):
+        rec = lessonfolder.chip_record(name, root)
+        if rec is not None:
+            merged["outcomes"][name] = rec["outcomes"]
+            merged["solutions"][name] = rec["solution"]
+            merged["dates"][name] = rec["date"]
+            merged["environments"][name] = rec["environment"]
+    return merged
+
+
+def _commit() -> str:
+    import subprocess
+
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
 
 
 def _emulating() -> bool:
@@ -215,9 +271,12 @@ def compare(chip: dict, here: dict) -> tuple[list[str], str]:
     return differ, "\n".join(rows) + "\n"
 
 
-def compare_here(record: Path, out: Path, wanted: list[str], setup: str = "grader", visible_only: bool = False) -> int:
+def compare_here(
+    record: Path | None, out: Path, wanted: list[str], setup: str = "grader", visible_only: bool = False
+) -> int:
     """``hardware compare``: every known answer's outcomes under the TPU emulation in this process,
-    beside the chip's ``record``: OUT/outcomes.json, OUT/compare.md; exit status 1 if any check
+    beside the chip's ``record`` (an ``outcomes`` report; None: the lessons' own records,
+    ``course_record``): OUT/outcomes.json, OUT/compare.md; exit status 1 if any check
     differs. ``setup`` "grader": the emulation started here, as the grader starts it, before JAX
     opens its CPU backend; "student": as a student's CPU runtime gets it, from each lesson's setup
     cell (CHIP = "v5e", the course's module fetched as on Colab: COURSE_EMULATION_URL), nothing set
@@ -230,7 +289,7 @@ def compare_here(record: Path, out: Path, wanted: list[str], setup: str = "grade
 
         os.environ["COURSE_EMULATE"] = "tpu"
         exec(compile(source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
-    chip = json.loads(Path(record).read_text())
+    chip = json.loads(Path(record).read_text()) if record else course_record()
     names = [n for n in chip["outcomes"] if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
     kinds = ("visible",) if visible_only else ("visible", "hidden")
     outcomes(out, names=names, kinds=kinds)

@@ -4,6 +4,7 @@ generation.py  the student version of lessons, as nbgrader makes it (the release
 notebooks.py   nbgrader notebook helpers (cells, grade ids, points, lessons, the student version)
 config.py      the course's settings (pyproject.toml's [tool.course], folders, what stays private)
 mistakes.py    the library of known wrong answers, read as data (solutions/NN/mistakes.py)
+lessonfolder.py  a lesson is one folder: its layout, lesson.toml, the chip's record of it, what it releases
 textsafe.py    text from a submission made safe for a terminal, a CSV or a page
 templating.py  the one Jinja2 environment of the pages (templates/: the report, the feedback page)
 words.py       plurals and sizes in words

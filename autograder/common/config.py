@@ -58,9 +58,21 @@ def colab_badge(lesson: str, root: Path = ROOT, repository: str | None = None) -
     )
 
 
-# Instructor-only files beside a lesson's source notebook (solutions/<NN_name>/): the library of
-# known wrong answers (answers in disguise). nbgrader's generate_assignment and the release skip them.
-INSTRUCTOR_ONLY = ("mistakes.py",)
+# A lesson is one folder, solutions/<NN_name>/ (common/lessonfolder.py, docs/AUTHORING.md): beside
+# its notebook, the lesson's instructor-only companions, each a name of the folder. nbgrader's
+# generate_assignment and the release skip them; publish carries only the release; a Gradescope zip
+# carries the notebook and GRADING_COMPANIONS alone. The library of known mistakes stays first.
+INSTRUCTOR_ONLY = (
+    "mistakes.py",  # the library of known wrong answers (answers in disguise)
+    "lesson.toml",  # what the course says of the lesson outside its notebook
+    "alternatives.py",  # other people's correct answers (solutions in disguise)
+    "heldout.py",  # the developers' held-out wrong answers
+    "claims.py",  # the claims that back the mistakes' explanations
+    "independent",  # answers written outside the course: train.py, heldout.py
+    "chip",  # the chip's record of the lesson: outcomes.json
+)
+# What grading needs of a lesson's companions (the diagnosis names the library's mistakes)
+GRADING_COMPANIONS = ("mistakes.py",)
 
 
 def nbgrader_config(course_root: Path = ROOT, db_path: Path | None = None) -> Config:

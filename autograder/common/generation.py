@@ -47,8 +47,19 @@ def with_badge(nb, lesson: str, root: Path = ROOT, repository: str | None = None
 def prepare_course(
     course: Path, root: Path = ROOT, names: list[str] | None = None, repository: str | None = None
 ) -> list[str]:
-    """Copy the source notebooks into a scratch nbgrader course, badges filled in."""
+    """Copy the source notebooks into a scratch nbgrader course, badges filled in: of each lesson's
+    folder the notebook and the files it names, never its instructor-only companions. A file the
+    notebook does not name (a scratch script, a note) stops it: ValueError says which."""
+    from .lessonfolder import stray_files
+
     names = names or lessons(root)
+    stray = [f"{SOURCE_DIR}/{lesson}/{f}" for lesson in names for f in stray_files(lesson, root)]
+    if stray:
+        raise ValueError(
+            f"{', '.join(stray)}: in a lesson's folder, but neither the notebook, a file it names, nor an "
+            "instructor-only companion (docs/AUTHORING.md, 'A lesson is one folder'): students would get it. "
+            "Move it out of the folder."
+        )
     for lesson in names:
         src = root / SOURCE_DIR / lesson
         dst = course / SOURCE_DIR / lesson

@@ -42,13 +42,19 @@ def points(cell) -> float:
     return float(value) if type(value) in (int, float) and math.isfinite(value) else 0.0
 
 
+def every_lesson(root: Path = ROOT) -> list[str]:
+    """Every lesson's name, in order: each folder solutions/<NN_name>/ holding <NN_name>.ipynb (a
+    lesson is one folder: common/lessonfolder.py). Nothing else lists or counts the lessons."""
+    return sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb") if p.stem == p.parent.name)
+
+
 def lessons(root: Path = ROOT) -> list[str]:
-    """Lesson names, in order, from solutions/<NN_name>/<NN_name>.ipynb.
+    """Lesson names, in order, from solutions/<NN_name>/<NN_name>.ipynb (``every_lesson``).
 
     COURSE_LESSONS=02_matmul_accumulation,03_int8_quantization restricts every command to those
-    lessons (handy while authoring one).
+    lessons (handy while authoring one: lessoncheck check sets it).
     """
-    names = sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb") if p.stem == p.parent.name)
+    names = every_lesson(root)
     only = [n for n in os.environ.get("COURSE_LESSONS", "").split(",") if n]
     return [n for n in names if n in only] if only else names
 

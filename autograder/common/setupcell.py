@@ -52,6 +52,33 @@ ARITH = os.environ.get("COURSE_EMULATED_PRECISION") or BACKEND  # whose arithmet
 '''
 
 
+# The JAX floor check, above the block in every setup cell (tests/test_compat.py: the same text in
+# every lesson, with the Makefile's JAX_FLOOR).
+FLOOR_CHECK = """# The oldest JAX these lessons are tested on. On an older one, stop here with one clear sentence
+# rather than with an AttributeError further down.
+JAX_FLOOR = "{floor}"
+if tuple(int(n) for n in re.findall(r"\\d+", jax.__version__)[:3]) < tuple(map(int, JAX_FLOOR.split("."))):
+    _pip = {{"tpu": '"jax[tpu]"', "gpu": '"jax[cuda12]"'}}.get(jax.default_backend(), "jax")
+    raise RuntimeError(f"This runtime has JAX {{jax.__version__}} and this lesson needs JAX {{JAX_FLOOR}} or newer: "
+                       f"run  !pip install -U {{_pip}}  in a cell, then Runtime > Restart session, then Run all.")"""
+
+
+def floor_check(floor: str) -> str:
+    """The setup cell's JAX floor check (it needs ``re`` and ``jax`` imported)."""
+    return FLOOR_CHECK.format(floor=floor)
+
+
+def declared_floor(root) -> str:
+    """The Makefile's JAX_FLOOR: the oldest JAX the lessons are tested on (make compat-floor)."""
+    import re
+    from pathlib import Path
+
+    found = re.findall(r"^JAX_FLOOR := (\S+)$", (Path(root) / "Makefile").read_text(), re.M)
+    if len(found) != 1:
+        raise ValueError("the Makefile declares JAX_FLOOR once")
+    return found[0]
+
+
 def block(url: str) -> str:
     """The setup cell's block, downloading from ``url`` where the emulation is not beside the notebook."""
     return BLOCK.format(url=url)

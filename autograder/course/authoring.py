@@ -38,12 +38,14 @@ def _clean(src: str) -> str:
 
 
 class Lesson:
-    """Accumulate cells in order and write one nbgrader source notebook."""
+    """Accumulate cells in order and write one nbgrader source notebook (docs/AUTHORING.md's worked
+    example: autograder/course/skeleton.py)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, root: Path | None = None):
         if not re.fullmatch(r"\d\d_[a-z0-9_]+", name):
             raise ValueError(f"lesson names look like 02_matmul_accumulation, not {name!r}")
         self.name = name
+        self.root = Path(root or ROOT)
         self.cells: list = []
         self._n = 0
 
@@ -61,6 +63,19 @@ class Lesson:
         cell = nbformat.v4.new_code_cell(_clean(src), metadata={"tags": tags} if tags else {})
         cell.id = self._id()
         self.cells.append(cell)
+
+    def setup(self, imports: str, after: str = "") -> None:
+        """The setup cell: ``imports`` (``re`` and ``jax`` among them), then the JAX floor check and the
+        CHIP block every lesson shares (autograder/common/setupcell.py, for this course's repository),
+        then ``after`` (the lesson's own first lines: print the versions and the backend)."""
+        from ..common import setupcell
+        from ..common.config import emulation_url
+
+        imports, after = _clean(imports), _clean(after)
+        if not re.search(r"^import re$", imports, re.M) or not re.search(r"^import jax$", imports, re.M):
+            raise ValueError("the setup cell's imports need `import re` and `import jax` (the JAX floor check)")
+        floor = setupcell.floor_check(setupcell.declared_floor(self.root))
+        self.code(f"{imports}\n\n{floor}\n\n{setupcell.block(emulation_url(self.root))}{after}")
 
     def answer(self, function: str, src: str) -> None:
         src = _clean(src)
@@ -94,7 +109,7 @@ class Lesson:
         return nb
 
     def write(self, root: Path | None = None) -> Path:
-        path = Path(root or ROOT) / "solutions" / self.name / f"{self.name}.ipynb"
+        path = Path(root or self.root) / "solutions" / self.name / f"{self.name}.ipynb"
         path.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(self.notebook(), str(path))
         return path

@@ -35,7 +35,8 @@ import tomllib
 from pathlib import Path
 
 from ..common.config import RELEASE_DIR, ROOT, colab_url, course_settings, emulation_url, student_repository
-from .release import build_release, lessons_table, release_differences
+from ..common.notebooks import lessons
+from .release import build_release, count_word, learn_list, lessons_table, release_differences
 from ..common.words import plural
 
 LICENCE_FILES = ("LICENSE", "NOTICE")
@@ -46,8 +47,10 @@ STUDENT_PACKAGES = ("jax", "jaxlib", "numpy", "ml_dtypes", "matplotlib", "xprof"
 # The student README: a template the instructor may edit. Its placeholders, each replaced as it
 # stands (other braces are text): {title} (the repository README's title line), {intro} (the
 # repository README's opening, written for instructors: the course's own template does not use it),
-# {table} (the lessons with their badges), {licence}, {student_repository}, {jax} (the JAX version
-# requirements.txt pins), {chip_jax} (the JAX version of the chip's record, CHIP_RECORD).
+# {table} (the lessons with their badges), {count} (how many lessons, as a word: "Six"), {learn} (a
+# line per lesson, "- **NN short title**: ...", from each lesson's lesson.toml), {licence},
+# {student_repository}, {jax} (the JAX version requirements.txt pins), {chip_jax} (the JAX version
+# of the chip's record, CHIP_RECORD).
 STUDENT_README = Path(__file__).resolve().parent / "templates" / "student_README.md"
 # The record of the one TPU the lessons' chip notes were measured on (python -m autograder.chip.hardware run).
 CHIP_RECORD = "tests/data/tpu/hardware.json"
@@ -111,6 +114,8 @@ def student_readme(root: Path = ROOT, repository: str | None = None) -> str:
         "{jax}": pinned_version(root, "jax"),
         "{chip_jax}": chip_versions(root)["jax"],
         "{table}": lessons_table(root, repository),
+        "{count}": count_word(len(lessons(root))),
+        "{learn}": learn_list(root),
         "{licence}": f"The course is licensed under {named}.",
         "{student_repository}": repository or student_repository(root),
     }

@@ -27,6 +27,7 @@ from ..common.config import (
 )
 from ..chip import emulation
 from ..common.generation import generate, prepare_course
+from ..common import lessonfolder
 from ..common.notebooks import lessons
 from ..common.words import plural
 
@@ -52,7 +53,12 @@ def build_release(
     return names
 
 
-README_START, README_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
+NUMBERS = "No One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve".split()
+
+
+def count_word(n: int) -> str:
+    """A count as the README's first sentence writes it: "Six", "Thirteen" as 13."""
+    return NUMBERS[n] if n < len(NUMBERS) else str(n)
 
 
 def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
@@ -70,13 +76,87 @@ def lessons_table(root: Path = ROOT, repository: str | None = None) -> str:
     return "\n".join(rows)
 
 
+def learn_list(root: Path = ROOT) -> str:
+    """The student README's "What you will learn": each lesson's line from its lesson.toml."""
+    import textwrap
+
+    lines = []
+    for lesson in lessons(root):
+        s = lessonfolder.settings(lesson, root)
+        head = f"- **{lesson[:2]} {s.short_title or lesson[3:].replace('_', ' ')}**"
+        lines.append(textwrap.fill(f"{head}: {s.learn}" if s.learn else head, 100, subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def chip_status_line(root: Path = ROOT) -> str:
+    """The README's "Tested on": which lessons' known answers a TPU recorded, and which not yet."""
+    status = lessonfolder.chip_status(lessons(root), root)
+    done = ", ".join(n[:2] for n, date in status.items() if date) or "none"
+    todo = [n for n, date in status.items() if not date]
+    if not todo:
+        return f"{done}; not yet recorded on a TPU: none"
+    return f"{done}; **not yet recorded on a TPU: {', '.join(todo)}** (graded and tested under the emulation alone)"
+
+
+FEEDBACK_BITS_HEAD = (
+    "| lesson | hidden checks | bits, rules and mistakes shown | rules only (`--no-diagnose`) "
+    "| mistakes only (`--no-rules`) | neither |\n|---|---|---|---|---|---|"
+)
+
+
+def feedback_bits_table(root: Path = ROOT) -> str:
+    """docs/GRADING.md's bound of what one submission's feedback page can tell of its hidden checks,
+    per lesson (issue 57): one row a lesson, from its notebook and its library (grader/classroom/studentview.py)."""
+    from ..common import mistakes as library
+    from ..grader.classroom.studentview import hidden_channels
+
+    never_diagnosed = library.course_constants(root)["NOT_DIAGNOSED"]
+    rows = []
+    for lesson in lessons(root):
+        nb = nbformat.read(str(root / SOURCE_DIR / lesson / f"{lesson}.ipynb"), as_version=4)
+        never = frozenset(k.split(":")[1] for k in never_diagnosed if k.split(":")[0] == lesson)
+        channels = hidden_channels(nb, library.load(lesson, root), never)
+        bits = [sum(c.bits(r, d) for c in channels) for r, d in ((True, True), (True, False), (False, True))]
+        rows.append(f"| {lesson} | {len(channels)} | " + " | ".join(f"{b:.1f}" for b in bits) + f" | {len(channels)} |")
+    return "\n".join(rows)
+
+
+# The generated parts of the course's own pages, each between its markers <!-- name:start --> and
+# <!-- name:end -->: {file: {name: what fills it}}. The release writes them; --check says where stale.
+GENERATED = {
+    "README.md": {
+        "lessons-count": lambda root: count_word(len(lessons(root))),
+        "lessons": lambda root: "\n" + lessons_table(root) + "\n",
+        "chip-status": chip_status_line,
+    },
+    "docs/GRADING.md": {
+        "feedback-bits": lambda root: (
+            "\n"
+            + "\n".join(
+                "  " + line for line in [*FEEDBACK_BITS_HEAD.splitlines(), *feedback_bits_table(root).splitlines()]
+            )
+            + "\n  "
+        ),
+    },
+}
+
+
+def with_generated_parts(file: str, root: Path = ROOT) -> str:
+    """The text of ``file`` (README.md, docs/GRADING.md) with its GENERATED parts made from the lesson folders."""
+    text = (root / file).read_text()
+    for name, make in GENERATED[file].items():
+        start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+        if start not in text or end not in text:
+            raise ValueError(f"{file} needs the markers {start} and {end}")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        text = f"{head}{start}{make(root)}{end}{tail}"
+    return text
+
+
 def readme_with_lessons(root: Path = ROOT) -> str:
-    text = (root / "README.md").read_text()
-    if README_START not in text or README_END not in text:
-        raise ValueError(f"README.md needs the markers {README_START} and {README_END}")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    return f"{head}{README_START}\n{lessons_table(root)}\n{README_END}{tail}"
+    """README.md with its generated parts (the lesson count, table and chip status)."""
+    return with_generated_parts("README.md", root)
 
 
 def release_differences(fresh: Path, committed: Path, expected=None) -> list[str]:
@@ -104,12 +184,21 @@ def stale_files(root: Path = ROOT) -> list[str]:
         fresh = Path(tmp) / RELEASE_DIR
         build_release(fresh, root)
         problems = release_differences(fresh, root / RELEASE_DIR)
-        if (root / "README.md").exists() and readme_with_lessons(root) != (root / "README.md").read_text():
-            problems.append("README.md: the lesson list is not the generated one")
+        for file in GENERATED:
+            if (root / file).exists() and with_generated_parts(file, root) != (root / file).read_text():
+                problems.append(f"{file}: its generated parts (the lessons' table, count...) are not the lessons'")
         return problems
 
 
 def release(root: Path = ROOT, check: bool = False) -> int:
+    try:
+        return _release(root, check)
+    except ValueError as exc:  # a lesson folder that cannot be released: one sentence, no traceback
+        print(f"release: {exc}")
+        return 1
+
+
+def _release(root: Path, check: bool) -> int:
     if check:
         problems = stale_files(root)
         for p in problems:
@@ -123,7 +212,9 @@ def release(root: Path = ROOT, check: bool = False) -> int:
     names = build_release(target, root)
     for stale in sorted(p for p in target.iterdir() if p.is_dir() and p.name not in names):
         shutil.rmtree(stale)
-    (root / "README.md").write_text(readme_with_lessons(root))
+    for file in GENERATED:  # the README's lesson count, table and chip status; GRADING.md's bound
+        if (root / file).exists():
+            (root / file).write_text(with_generated_parts(file, root))
     example_class = root / "examples" / "make_class.py"
     if example_class.exists():  # the bundled class is built from the release: keep it in step
         import contextlib

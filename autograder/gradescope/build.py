@@ -8,11 +8,13 @@ Specifications": setup.sh and run_autograder at the root, the rest unpacked into
   only test, lint or run a cluster);
 - ``gradescope.json``: the lesson, the grading settings, the seed the hidden tests' inputs are
   mixed from, and when hidden checks are shown;
-- the course it grades with: ``autograder/`` (less lessoncheck/, the authors' tool),
-  ``solutions/<NN_name>/`` (the reference solution and its HIDDEN TESTS), ``notebooks/<NN_name>/``
-  (the release students downloaded), ``pyproject.toml`` and ``LICENSE``; and INSTRUCTOR_ONLY.txt.
-Never tests/, mutants, alternatives, examples or other lessons. The zip is instructor-only: anyone
-holding it holds the hidden tests.
+- the course it grades with: ``autograder/`` (less lessoncheck/, the authors' tool), of the lesson's
+  folder ``solutions/<NN_name>/`` the notebook (the reference solution and its HIDDEN TESTS) and
+  what grading needs (config.GRADING_COMPANIONS: the library of known mistakes, which the diagnosis
+  names), ``notebooks/<NN_name>/`` (the release students downloaded), ``pyproject.toml`` and
+  ``LICENSE``; and INSTRUCTOR_ONLY.txt.
+Never tests/, alternatives, held-out answers, claims, the chip's record, examples or other lessons.
+The zip is instructor-only: anyone holding it holds the hidden tests.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
-from ..common.config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ..common.config import GRADING_COMPANIONS, INSTRUCTOR_ONLY, RELEASE_DIR, ROOT, SOURCE_DIR
 from ..grader.core.settings import Settings
 from .results import VISIBILITIES
 from .run import CONFIG
@@ -51,9 +53,14 @@ def grading_requirements(root: Path = ROOT) -> list[str]:
 def course_files(lesson: str, root: Path = ROOT) -> list[Path]:
     """The repository's files the lesson's autograder needs, relative to ``root``."""
     files = []
+    # of the lesson's instructor-only companions, only what grading needs
+    left_out = set(INSTRUCTOR_ONLY) - set(GRADING_COMPANIONS)
     for folder in ("autograder", f"{SOURCE_DIR}/{lesson}", f"{RELEASE_DIR}/{lesson}"):
         for path in sorted((root / folder).rglob("*")):
             rel = path.relative_to(root)
+            lesson_part = rel.parts[2:] if rel.parts[0] == SOURCE_DIR else ()
+            if left_out & set(lesson_part):
+                continue
             if path.is_file() and not path.is_symlink() and not SKIP_PARTS & set(rel.parts) and path.suffix != ".pyc":
                 files.append(rel)
     return files + [Path(name) for name in ("pyproject.toml", "LICENSE") if (root / name).is_file()]

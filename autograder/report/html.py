@@ -97,6 +97,13 @@ def provenance(data: ClassData) -> list[tuple[str, object]]:
     return items + [(k, v) for k, v in run.items() if k not in shown]
 
 
+def not_yet_recorded(data: ClassData) -> list[str]:
+    """The class's lessons that run.json says were not yet recorded on a TPU when graded (their
+    verdicts are the emulation's alone; a run.json without the field says nothing)."""
+    records = (data.run or {}).get("chip_records")
+    return [n for n in data.lessons if isinstance(records, dict) and records.get(n) == ""]
+
+
 def render(data: ClassData) -> str:
     lessons = data.lessons
     cstats = check_stats(data)
@@ -152,6 +159,7 @@ def render(data: ClassData) -> str:
         median=median,
         roster=read_csv(roster) if roster.is_file() else None,
         provenance=provenance(data),
+        unrecorded=not_yet_recorded(data),
         exports=[p for p in EXPORTS if (data.out / p).is_file()],
         href=href,
     )

@@ -608,7 +608,7 @@ def dequantize(q, scale):
         "name": "int8 products accumulated in float32, not int32",
         "explanation": "Your dot asks for a float32 result from int8 x int8, so a CPU accumulates the products in float32, which holds integers exactly only up to 2 to the 24th: for long enough rows the sums are rounded, while int32 accumulation is exact on every backend (a TPU's matrix unit sums int8 products in int32 whatever the output type, so there it happens to be right). Revisit integer matmul and why it accumulates in int32.",
         "section": "4. Integer matmul: accumulate in int32",
-        "why": "int8 x int8 dot with preferred_element_type=float32: on a CPU float32 accumulation, rounds once |acc| > 2**24 (K > ~1040); on a TPU v5e (2026-12-06) the hidden test passed (tests/data/tpu/tpu_outcomes.json; mm_int8_f32out in tpu_casts.json: int32 accumulation)",
+        "why": "int8 x int8 dot with preferred_element_type=float32: on a CPU float32 accumulation, rounds once |acc| > 2**24 (K > ~1040); on a TPU v5e (2026-12-06) the hidden test passed (chip/outcomes.json in this folder; mm_int8_f32out in tpu_casts.json: int32 accumulation)",
         "only_under": "cpu",
         "source": """
 def w8a8_matmul(x, q_w, s_w):

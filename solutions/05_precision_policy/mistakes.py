@@ -1578,7 +1578,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (float64 NumPy reference, jnp.dot with preferred_element_type, toolbox quantizer and w8a8_matmul, bytes from formula); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (float64 NumPy reference, jnp.dot with preferred_element_type, toolbox quantizer and w8a8_matmul, bytes from formula); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """
@@ -1622,7 +1622,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (f32 HIGHEST jnp reference (explicitly accepted), own per-column quantizer, lax.dot_general, bytes from .nbytes); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (f32 HIGHEST jnp reference (explicitly accepted), own per-column quantizer, lax.dot_general, bytes from .nbytes); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """
@@ -1683,7 +1683,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (dict of policies, jnp.einsum with preferred_element_type, int8 fed straight into the bf16 dot (promotes to bf16), float64 numpy reference via np.matmul); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (dict of policies, jnp.einsum with preferred_element_type, int8 fed straight into the bf16 dot (promotes to bf16), float64 numpy reference via np.matmul); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """
@@ -1726,7 +1726,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your bf16 policy rounds x to bfloat16 with a plain cast inside the jitted function. A CPU keeps that rounding, but inside jit a TPU's compiler keeps a cast value in float32 unless it is stored or fed to the matrix unit: for a matrix-vector product or a product with a single term it used the unrounded x, so your bf16 policy's error was that of the weights alone. Round with reduce_precision (the toolbox's to_bf16), or pass x in already rounded.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (x @ w written with lax.dot + Precision.HIGHEST; int8_weight_only rescales inside the dot input order (x_bf16 @ q) * s via broadcasting; math.fsum-free float64 reference with np.dot); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (x @ w written with lax.dot + Precision.HIGHEST; int8_weight_only rescales inside the dot input order (x_bf16 @ q) * s via broadcasting; math.fsum-free float64 reference with np.dot); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """
@@ -1773,7 +1773,7 @@ def policy_table(seed=0, m=256, k=1024, n=256):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a compiled step. A CPU keeps that rounding, but a TPU's compiler keeps a cast value in float32 when it feeds a matrix-vector product: the forward pass used the unrounded float32 weights, so your bf16_master_fp32 run was not bf16 compute. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (jitted step per policy, residual kept in float32 (explicitly accepted), w.astype(bf16) of the master); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (jitted step per policy, residual kept in float32 (explicitly accepted), w.astype(bf16) of the master); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """
@@ -1812,7 +1812,7 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
         "name": "rounding by a plain cast inside jit (the chip drops it)",
         "explanation": "Your mixed-precision step rounds the master weights to bfloat16 with a plain cast inside a compiled step. A CPU keeps that rounding, but a TPU's compiler keeps a cast value in float32 when it feeds a matrix-vector product: the forward pass used the unrounded float32 weights, so your bf16_master_fp32 run was not bf16 compute. Round with reduce_precision (the toolbox's to_bf16) where a value must become bf16 inside a compiled step.",
         "section": "Casts inside `jax.jit`: what the chip does with them",
-        "why": "written as a correct answer by a reviewer (whole run in one jax.lax.scan (jitted), losses converted with .tolist() into Python floats); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (tests/data/tpu/tpu_outcomes.json); the emulation catches it on a CPU",
+        "why": "written as a correct answer by a reviewer (whole run in one jax.lax.scan (jitted), losses converted with .tolist() into Python floats); on a TPU v5e (JAX 0.10.2, 2026-12-06) its hidden test failed: the cast inside jit was not rounded (chip/outcomes.json in this folder); the emulation catches it on a CPU",
         "only_under": "tpu",
         "visible_fails": True,
         "source": """

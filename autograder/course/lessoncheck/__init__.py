@@ -1,16 +1,21 @@
-"""Check one lesson the way the test suite does, in a few seconds per mutant.
+"""Check one lesson the way the test suite does: docs/AUTHORING.md, "A new lesson, step by step".
 
-    python -m autograder.course.lessoncheck check solutions/NN_name/NN_name.ipynb
+    python -m autograder.course.lessoncheck new NN_name "Title"
 
-0. every assertion of every hidden test has its rule (``# rule: ...`` above it) and each hidden
-   test a ``# default rule: ...`` (grader/core/rules.py; ``lessoncheck rules NOTEBOOK`` checks this
-   alone, in a second);
-1. the solution notebook runs clean (hidden tests included) and how long it takes;
-2. its stubbed student version errors only with NotImplementedError or in test cells;
-3. graded by the grader itself under TPU matmul precision (its default): every plausible wrong
-   answer in ``solutions/<NN_name>/mistakes.py`` fails its own exercise's hidden test and no test
-   of any other exercise (and the grader's diagnosis of its failed checks names it), and every
-   correct alternative in ``tests/alternatives/<NN_name>.py`` passes its own.
+writes a new lesson's folder, solutions/NN_name/, from the skeleton (course/skeleton.py): a small
+complete lesson that passes every check, to replace with the author's own.
+
+    python -m autograder.course.lessoncheck check NN_name [--step NAME] [--keep-going]
+
+runs every per-lesson test of the suite (``make test``'s and ``make compat``'s) for that lesson, the
+same functions, in the order an author needs them (steps.py: folder, skeleton, library, release,
+runs, graded, other arithmetic, chip), and stops at the first failing step with the tests' own
+messages; where a step's input is missing (the folder, the release) it says the command to run.
+A lesson not yet recorded on a TPU passes its chip step, which says so.
+
+    python -m autograder.course.lessoncheck rules solutions/NN_name/NN_name.ipynb
+
+every assertion of every hidden test has its rule (``# rule: ...``), in a second.
 
     python -m autograder.course.lessoncheck try CANDIDATES.py solutions/NN_name/NN_name.ipynb [tpu|gpu]
 
@@ -25,9 +30,10 @@ grades the solution, every mutant and every alternative once per grading seed (t
 the seeds given) and prints, per seed, any test the solution fails, any alternative rejected and
 any mutant not caught: run it before committing a hidden test that draws random data.
 
-One module per job: kernels.py (running notebooks, under emulated precision too), candidates.py
-(the known wrong and correct answers, which tests reach a function), variants.py (grading them as
-the grader grades), sweep.py (over grading seeds), __main__.py (this command line).
+One module per job: steps.py (check's steps), kernels.py (running notebooks, under emulated
+precision too), candidates.py (the known wrong and correct answers, which tests reach a function),
+variants.py (grading them as the grader grades), sweep.py (over grading seeds), __main__.py (this
+command line).
 """
 
 from .candidates import (
@@ -37,6 +43,7 @@ from .candidates import (
     tpu_mutants,
     load_alternatives,
     load_candidates,
+    load_heldout,
     load_mutants,
     reachable_tests,
 )
@@ -57,6 +64,7 @@ __all__ = [
     "grade_variants",
     "load_alternatives",
     "load_candidates",
+    "load_heldout",
     "load_mutants",
     "reachable_tests",
     "sweep",

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import nbformat
 
-from ...common.notebooks import cell_grade_id, student_version
+from ...common.notebooks import ROOT, cell_grade_id
 from ...grader.core.rules import notebook_problems
-from .candidates import emulated_mutants, load_alternatives, load_candidates, load_mutants, tpu_mutants
-from .kernels import cell_errors, disallowed_student_errors, execute
+from .candidates import load_candidates
+from .steps import STEPS, check
 from .sweep import sweep
 from .variants import grade_variants
 
@@ -29,65 +28,6 @@ def rules(path: Path) -> int:
         print(f"  FAIL   rule: {problem}")
     print(f"rules: {len(problems)} problems" if problems else "rules: every hidden assertion has its rule")
     return 1 if problems else 0
-
-
-def check(path: Path) -> int:
-    """Every hidden assertion has its rule, the solution runs clean, its student version only with
-    the stubs' errors, and graded by the grader every known wrong answer is caught and every correct
-    alternative passes."""
-    lesson = path.stem
-    nb = nbformat.read(str(path), as_version=4)
-    ok = rules(path) == 0
-
-    t0 = time.perf_counter()
-    executed = execute(nb)
-    errors = cell_errors(executed)
-    print(f"solution ran in {time.perf_counter() - t0:.1f} s; errors: {errors or 'none'}")
-    ok &= not errors
-
-    t0 = time.perf_counter()
-    stub = execute(student_version(nb))
-    bad = disallowed_student_errors(stub)
-    print(
-        f"student version ran in {time.perf_counter() - t0:.1f} s; "
-        f"errors: {cell_errors(stub)}; disallowed: {bad or 'none'}"
-    )
-    ok &= not bad
-
-    mutants = tpu_mutants(load_mutants(lesson))  # those a TPU catches (the grader grades as one)
-    alternatives = load_alternatives(lesson)
-    t0 = time.perf_counter()
-    records, results = grade_variants(lesson, mutants, "tpu", alternatives)  # as the grader grades
-    failed = [r.grade_id for r in records if r.state != "ok"]
-    print(f"  graded by the grader, the solution fails: {failed or 'nothing'}")
-    ok &= not failed
-    for r in results[: len(mutants)]:
-        print(f"  {'ok  ' if r.ok else 'FAIL'} mutant {r.function}: {r.why} -> failed {r.failed_tests}")
-        ok &= r.ok
-        for gid, rule in r.rules.items():  # what the student is shown under the failed hidden check
-            print(f"         {gid}: {'rule: ' + rule if rule else 'NO RULE'}")
-        for problem in r.diagnosis_problems:  # the grader's diagnosis must name it (issue 32)
-            print(f"  FAIL   diagnosis: {problem}")
-        ok &= not r.diagnosis_problems
-    for r in results[len(mutants) :]:
-        print(f"  {'FAIL' if r.failed_tests else 'ok  '} alternative {r.function}: {r.why} -> failed {r.failed_tests}")
-        ok &= not r.failed_tests
-    tpu_only = emulated_mutants(load_mutants(lesson), "tpu")
-    for r in grade_variants(lesson, tpu_only, "none", solution_tests=False)[1] if tpu_only else []:
-        caught = r.own_hidden_failed
-        print(f"  {'FAIL' if caught else 'ok  '} TPU-only mutant passes on plain CPU: {r.why}")
-        ok &= not caught
-    cpu_only = emulated_mutants(load_mutants(lesson), "cpu")
-    for r in grade_variants(lesson, cpu_only, "none", solution_tests=False)[1] if cpu_only else []:
-        caught = r.own_hidden_failed
-        print(f"  {'ok  ' if caught else 'FAIL'} CPU-only mutant caught on plain CPU: {r.why}")
-        ok &= caught
-    for r in grade_variants(lesson, cpu_only, "tpu", solution_tests=False)[1] if cpu_only else []:
-        caught = r.own_hidden_failed
-        print(f"  {'FAIL' if caught else 'ok  '} CPU-only mutant passes as on a TPU: {r.why}")
-        ok &= not caught
-    print(f"{len(mutants)} mutants, {len(alternatives)} alternatives in {time.perf_counter() - t0:.1f} s")
-    return 0 if ok else 1
 
 
 def try_answers(path: Path, candidates_file: Path, mode: str | None) -> int:
@@ -112,9 +52,15 @@ def parser() -> argparse.ArgumentParser:
         epilog=usage.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = p.add_subparsers(dest="command", required=True, metavar="{check,rules,try,sweep}")
-    c = sub.add_parser("check", help="a solution notebook: rules, runs, stubs, every known answer graded")
-    c.add_argument("notebook", type=Path, help="solutions/NN_name/NN_name.ipynb")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{new,check,rules,try,sweep}")
+    n = sub.add_parser("new", help="a new lesson's folder from the skeleton: solutions/NN_name/")
+    n.add_argument("lesson", help="NN_name: two digits, an underscore, lowercase words (07_fp16_loss_scaling)")
+    n.add_argument("title", help='the title after "NN ·" ("fp16 loss scaling")')
+    c = sub.add_parser("check", help="a lesson: every per-lesson check of make test and make compat, in order")
+    c.add_argument("lesson", help="NN_name (or its notebook's path)")
+    c.add_argument("--step", action="append", choices=[s.name for s in STEPS], help="only this step (repeatable)")
+    c.add_argument("--keep-going", action="store_true", help="run every step, whatever fails")
+    c.add_argument("--verbose", action="store_true", help="what passing tests print too (each mistake's rules)")
     r = sub.add_parser("rules", help="a solution notebook: every hidden assertion has its rule (seconds)")
     r.add_argument("notebook", type=Path, help="solutions/NN_name/NN_name.ipynb")
     t = sub.add_parser("try", help="swap the answers of CANDIDATES.py into a solution, print which tests fail")
@@ -135,8 +81,22 @@ def main(argv: list[str]) -> int:
     elif argv and argv[0].endswith(".ipynb"):  # the older spelling: a notebook alone is `check`
         argv = ["check", *argv]
     args = parser().parse_args(argv)
+    if args.command == "new":
+        from ..skeleton import new_lesson
+
+        try:
+            made = new_lesson(args.lesson, args.title)
+        except ValueError as exc:
+            print(f"new: {exc}")
+            return 1
+        print(f"Wrote {made.relative_to(ROOT)}/ from the skeleton: {', '.join(sorted(p.name for p in made.iterdir()))}")
+        print(
+            f"Next (docs/AUTHORING.md, 'A new lesson, step by step'): python -m autograder release, then "
+            f"python -m autograder.course.lessoncheck check {args.lesson}"
+        )
+        return 0
     if args.command == "check":
-        return check(args.notebook.resolve())
+        return check(Path(args.lesson).stem, keep_going=args.keep_going, only=args.step, verbose=args.verbose)
     if args.command == "rules":
         return rules(args.notebook.resolve())
     if args.command == "try":

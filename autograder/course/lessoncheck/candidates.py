@@ -1,7 +1,7 @@
 """The course's known answers to each lesson's exercises, for authors: plausible wrong answers
-(the course's library, solutions/<NN_name>/mistakes.py) and other people's correct ones
-(tests/alternatives/<NN_name>.py), what a graded one must show (MutantResult), and which test
-cells can reach a function."""
+(the course's library, solutions/<NN_name>/mistakes.py), other people's correct ones
+(solutions/<NN_name>/alternatives.py) and the held-out wrong ones (solutions/<NN_name>/heldout.py),
+what a graded one must show (MutantResult), and which test cells can reach a function."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...common.mistakes import NOT_DIAGNOSED
 from ...common.mistakes import load as load_mistakes
+from ...common import lessonfolder
 from ...common.notebooks import ROOT, cell_grade_id
 
 
@@ -75,10 +76,17 @@ class MutantResult:
         return self.own_hidden_failed and visible and not self.others_failed
 
 
-def load_alternatives(lesson: str) -> list[dict]:
-    """Correct answers other than the reference (tests/alternatives/<lesson>.py): each must pass."""
-    path = ROOT / "tests" / "alternatives" / f"{lesson}.py"
+def load_alternatives(lesson: str, root: Path = ROOT) -> list[dict]:
+    """Correct answers other than the reference (solutions/<lesson>/alternatives.py): each must pass."""
+    path = lessonfolder.companion(lesson, lessonfolder.ALTERNATIVES_FILE, root)
     return load_candidates(path, "ALTERNATIVES") if path.exists() else []
+
+
+def load_heldout(lesson: str, root: Path = ROOT) -> list[dict]:
+    """Wrong answers written apart from the library, each naming the library's mistake it makes
+    (``key``; solutions/<lesson>/heldout.py): the diagnosis's measure."""
+    path = lessonfolder.companion(lesson, lessonfolder.HELDOUT_FILE, root)
+    return load_candidates(path, "HELDOUT") if path.exists() else []
 
 
 def _names_reaching(source: str, names: set[str]) -> set[str]:

@@ -28,6 +28,7 @@ from pathlib import Path
 import nbformat
 
 from ...common.config import RELEASE_DIR, ROOT, SOURCE_DIR
+from ...common.lessonfolder import chip_status
 from ...common.mistakes import path_of as mistakes_path
 from ...common.notebooks import lesson_answer_ids, lessons
 from ...common.textsafe import printable
@@ -129,6 +130,9 @@ def provenance(root: Path, settings: Settings, seed_source: str = "") -> dict:
             "numpy": version("numpy"),
         },
         "emulation": settings.emulation,
+        # each lesson's verdicts recorded on a TPU (its folder's chip/outcomes.json): the date, or ""
+        # where it is not yet recorded on a TPU and the emulation alone decided (lessonfolder.py)
+        "chip_records": chip_status(lessons(root), root),
         "seed": settings.seed,
         "seed_source": seed_source,
         "limits": {

@@ -230,3 +230,10 @@ CLAIMS = {
         "not np.allclose(w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3), exact_w8a8([[1.0, 0.01, -0.3], [0.02, 2.0, 0.5]], Q3, S3), rtol=1e-3, atol=0)",
     ],
 }
+
+# (entry, another entry of the same function): the first's claims are not all True for the second's
+# source, so the claims say something about their own entry's code (tests/test_claims.py)
+DISTINCT = [
+    ("dequantize:divides-by-scale", "dequantize:float64-result"),
+    ("w8a8_matmul:int16-accumulator", "w8a8_matmul:int8-accumulator"),
+]

@@ -200,3 +200,10 @@ CLAIMS = {
         "accumulation_error_curve([4], seed=0)['fp32_accum'] == reference['accumulation_error_curve']([4], seed=4)['fp32_accum']",
     ],
 }
+
+# (entry, another entry of the same function): the first's claims are not all True for the second's
+# source, so the claims say something about their own entry's code (tests/test_claims.py)
+DISTINCT = [
+    ("emulated_bf16_accumulation:products-rounded", "emulated_bf16_accumulation:inputs-not-rounded"),
+    ("evaluate_precision_policies:int8-bytes-for-bf16", "evaluate_precision_policies:scale-128"),
+]

@@ -247,3 +247,10 @@ CLAIMS = {
         "np.allclose(np.square(train('fp32', steps=5)), train_ref('fp32', steps=5), rtol=1e-5)",
     ],
 }
+
+# (entry, another entry of the same function): the first's claims are not all True for the second's
+# source, so the claims say something about their own entry's code (tests/test_claims.py)
+DISTINCT = [
+    ("benchmark:upper-median", "benchmark:seconds-not-milliseconds"),
+    ("train_linear_regression:ignores-lr", "train_linear_regression:ignores-seed"),
+]

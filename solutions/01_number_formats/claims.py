@@ -130,3 +130,11 @@ CLAIMS = {
         "after_call(reference['pairwise_sum'], np.array([0.01]))[0] == 0.01",
     ],
 }
+
+# (entry, another entry of the same function): the first's claims are not all True for the second's
+# source, so the claims say something about their own entry's code (tests/test_claims.py)
+DISTINCT = [
+    ("format_table:e4m3-not-e4m3fn", "format_table:nmant-plus-one"),
+    ("bf16_round:ties-away-from-zero", "bf16_round:truncates"),
+    ("sequential_sum:right-to-left", "sequential_sum:np-sum"),
+]

@@ -298,3 +298,10 @@ CLAIMS = {
         "np.array_equal(nv()[1], nv(reference['nvfp4_quantize'])[1])",
     ],
 }
+
+# (entry, another entry of the same function): the first's claims are not all True for the second's
+# source, so the claims say something about their own entry's code (tests/test_claims.py)
+DISTINCT = [
+    ("mx_quantize:rounded-exponent", "mx_quantize:emax-off-by-one"),
+    ("nvfp4_quantize:blocks-of-32", "nvfp4_quantize:tensor-scale-ignores-448"),
+]
