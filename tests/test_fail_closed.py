@@ -150,3 +150,36 @@ def test_the_canary_refuses_a_sandbox_that_cannot_start(tmp_path, monkeypatch):
     with pytest.raises(canary.CanaryFailed, match="trivial student process"):
         grade(one_notebook(tmp_path), out, Settings(jobs=1), quiet=True, names=[LESSON])
     assert not (out / "grades.csv").exists() and not (out / "journal.jsonl").exists()
+
+
+def test_a_first_message_over_the_wires_cap_is_the_graders_fault_before_any_process(tmp_path):
+    """The checker's first message to the student's process (its kept code, the lesson's, the
+    emulation) over the wire's cap is wire.WireError before any process starts, which the checker
+    reports as the grader's fault: never "the student's process died" on the student's row (the
+    plan bounds the student's share: MAX_KEPT_CODE_BYTES)."""
+    from autograder.grader.core import wire
+
+    started = []
+    init = {"op": "init", "prelude": [], "cells": [["answer", "x = '" + "y" * wire.MAX_FRAME + "'"]], "names": []}
+    s = Student(lambda: started.append(1), init, Budget(60, 30), 1)
+    with pytest.raises(wire.WireError, match="over the"):
+        s.start()
+    assert started == [] and s.proc is None
+    # the checker's own handling: its first event says the grader's fault, and nothing is graded
+    import tempfile
+    from types import SimpleNamespace
+
+    from autograder.grader.checker import main as checker
+    from autograder.grader.core import events
+
+    emitted = []
+    fake = SimpleNamespace(home=str(tmp_path), inputs=str(tmp_path), workdir=tmp_path, ns={}, emit=emitted.append)
+    fake.job, fake.settings, fake.student = SimpleNamespace(), SimpleNamespace(emulation="none"), s
+    here, tmpdir = os.getcwd(), tempfile.tempdir
+    try:
+        checker.Checker.main(fake)
+    finally:
+        os.chdir(here)
+        tempfile.tempdir = tmpdir
+    assert [type(e) for e in emitted] == [events.Ready, events.Done], emitted
+    assert "could not start the student's process" in emitted[0].grader_fault and started == []

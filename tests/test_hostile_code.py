@@ -184,3 +184,50 @@ def test_a_class_with_the_issue_57_notebook_grades_everyone_and_exits_0(tmp_path
     }
     for student in hostile:  # a wrong bf16_round: its own points lost, the rest of the notebook graded
         assert rows[student]["status"] == "ok" and 0 < float(rows[student]["score"]) < 13, rows[student]
+
+
+def test_nested_self_documenting_f_strings_are_refused_before_they_are_written_back():
+    """Each level of f"{...=}" holds its expression's text again, so 48 levels of a 160 KB helper
+    became 23 M characters of kept code and a frame over the wire's 16 MiB cap (a grader-error,
+    found by a hostile-student review): such a cell now does not parse, with the reason, and the
+    student's other cells are kept."""
+    inner = '"' + "\U0001f600" * 2000 + '"'
+    for _ in range(48):
+        inner = 'f"{' + inner + '=}"'
+    helper = f"def _helper():\n    return {inner}\n"
+    _, problem = parse_cell(helper)
+    assert problem is not None and "over 2 times the cell's size" in problem
+    plan = plan_of("def bf16_round(x):\n    return x\n", added=helper)
+    check_plan(helper, plan, f"cell added before {ANSWER}")
+    assert ANSWER in dict(plan.student_cells)
+    one_level = 'def f(x):\n    return f"{x=} {x + 1=}"\n'  # an honest debug f-string parses
+    assert parse_cell(one_level)[1] is None and ANSWER in dict(plan_of(one_level).student_cells)
+
+
+def test_kept_code_past_its_bound_is_the_cells_note_never_an_oversized_frame(monkeypatch):
+    """The code the plan keeps, as the wire carries it, is bounded (MAX_KEPT_CODE_BYTES, under the
+    frame's cap with the lesson's own code and the emulation): a cell that would pass it is that
+    cell's note and does not run; one cell written back past it is UnreadableCode (the cell's note)."""
+    from autograder.chip import emulation
+    from autograder.grader.core import studentcode, wire
+    from autograder.grader.core.settings import MAX_KEPT_CODE_BYTES
+    from autograder.grader.notebook import plan as planning
+
+    lessons_code = sum(studentcode.wire_size(c.source) for c in source_nb(LESSON).cells)
+    assert MAX_KEPT_CODE_BYTES + lessons_code + studentcode.wire_size(emulation.source()) < wire.MAX_FRAME // 2
+    mine = "def helper():\n    return '" + "\u00e9" * 300 + "'\n"  # 300 characters, 1,800 bytes on the wire
+    monkeypatch.setattr(planning, "MAX_KEPT_CODE_BYTES", 1000)
+    plan = plan_of("def bf16_round(x):\n    return x\n", added=mine)
+    assert f"cell added before {ANSWER}" not in dict(plan.student_cells) and ANSWER in dict(plan.student_cells)
+    assert any("did not run when grading" in n and "1 MiB" not in n for n in plan.notes), plan.notes
+    monkeypatch.setattr(studentcode, "MAX_KEPT_CODE_BYTES", 1000)
+    with pytest.raises(studentcode.UnreadableCode, match="written back as code it is over"):
+        studentcode.unparse(ast.parse(mine))
+
+
+def test_an_attacks_name_is_cut_to_100_characters():
+    """An import of a suspicious module under a 10,000-character dotted name is named by its first
+    100 characters: the row's record, its page and the journal stay small."""
+    plan = plan_of("import subprocess." + "a" * 10_000 + "\ndef bf16_round(x):\n    return x\n")
+    assert plan.attacks and all(len(a) <= 120 for a in plan.attacks), [len(a) for a in plan.attacks]
+    assert plan.attacks[0].startswith("imports subprocess.aaa")

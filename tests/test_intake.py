@@ -335,3 +335,19 @@ def test_one_students_thousands_of_uploads_are_not_all_parsed(tmp_path, monkeypa
     unread = [n for n in taken.notes if f"over {cap} notebooks from one student: not read" in n]
     assert len(unread) == 6 and all("ada/junk_" in n for n in unread)
     assert set(taken.found) == {("ada", ONE), ("bob", TWO)}
+
+
+def test_a_name_longer_than_a_file_system_allows_in_bytes_is_named_not_graded(tmp_path):
+    """A zip's student folder of 90 CJK characters (270 bytes of UTF-8: under 255 characters, over
+    any file system's 255-byte name) is no LMS's folder and could be no feedback folder of OUT: it
+    is named in the notes and not graded; the classmate beside it is taken (it crashed the class's
+    outputs, on every rerun, when the limit counted characters)."""
+    path = tmp_path / "class.zip"
+    long = "学" * 90 + "_17_assignsubmission_file_"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(f"{long}/{ONE}.ipynb", text(ONE))
+        zf.writestr(f"{'学' * 70}_18_assignsubmission_file_/{ONE}.ipynb", text(ONE))  # 236 bytes: a name
+        zf.writestr(f"ada/{ONE}.ipynb", text(ONE))
+    taken = intake().take(path, known())
+    assert set(taken.found) == {("ada", ONE), ("学" * 70 + "_18", ONE)}, taken.found
+    assert any("over 255 bytes" in n and "学" in n for n in taken.notes), taken.notes

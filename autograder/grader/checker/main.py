@@ -220,7 +220,8 @@ class Checker:
         self.ns["GRADING_OUTPUT_ROOT"] = str(self.workdir / "tmp")
         try:  # it starts while the checker runs its setup
             self.student.start()
-        except OSError as exc:  # the sandbox's command could not even be run: the grader's fault
+        except (OSError, wire.WireError) as exc:  # the sandbox's command could not even be run, or its
+            # first message could not be sent: the grader's fault
             self.emit(events.Ready(grader_fault=f"could not start the student's process: {exc}"))
             self.emit(events.Done())
             return

@@ -70,7 +70,10 @@ class Student:
 
     # -- process ------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the process and send it its definitions (does not wait for them)."""
+        """Start the process and send it its definitions (does not wait for them). A first message
+        over the wire's cap is wire.WireError, before any process starts: the plan bounds the student's
+        code (MAX_KEPT_CODE_BYTES), so it is the grader's own fault, never "the student's process died"."""
+        wire.dumps(self.init_message)
         self.launch = self.launch_factory()
         self.proc = subprocess.Popen(
             self.launch.command(),

@@ -59,7 +59,7 @@ from ...common.textsafe import printable
 from ...common.words import human_bytes
 from ..core.settings import (
     MAX_FOLDER_DEPTH,
-    MAX_NAME_CHARS,
+    MAX_NAME_BYTES,
     MAX_NOTEBOOK_BYTES,
     MAX_NOTEBOOKS_PER_STUDENT,
     MAX_STUDENT_BYTES,
@@ -201,9 +201,15 @@ def _member_reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], b
 
 
 # ----------------------------------------------------------------------------- attributing
+def too_long(name: str) -> bool:
+    """Whether ``name`` is longer than any common file system's name (MAX_NAME_BYTES of UTF-8): no LMS
+    wrote it, and no folder of OUT/feedback could be named after it."""
+    return len(name) > MAX_NAME_BYTES or len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES
+
+
 def base_name(filename: str) -> str:
     """A notebook file name as the course released it: "Copy of ", " (1)" and "-1" removed."""
-    if len(filename) > MAX_NAME_CHARS:  # no lesson's name; and the patterns below stay linear
+    if too_long(filename):  # no lesson's name; and the patterns below stay linear
         return ""
     stem = filename[: -len(".ipynb")] if filename.lower().endswith(".ipynb") else filename
     while stem.startswith("Copy of "):
@@ -212,14 +218,14 @@ def base_name(filename: str) -> str:
 
 
 def _resubmission(filename: str) -> int:
-    m = re.search(r"-(\d+)\.ipynb$", filename[-MAX_NAME_CHARS:], re.I)
+    m = re.search(r"-(\d+)\.ipynb$", filename[-MAX_NAME_BYTES:], re.I)
     return int(m.group(1)) if m else 0
 
 
 def owner(parts: tuple[str, ...], canvas_names: dict[str, set[str]]) -> tuple[str, str, int] | None:
     """(student, the file's own name, LMS submission id or 0) of an entry, or None for a loose file
     that is no LMS download's."""
-    if len(parts[0]) > MAX_NAME_CHARS:  # longer than any file system's name: no LMS wrote it
+    if too_long(parts[0]):  # longer than any file system's name: no LMS wrote it
         return None
     moodle = MOODLE.match(parts[0])
     if moodle and (len(parts) > 1 or moodle["file"]):
@@ -239,7 +245,7 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
     taken = Intake(notes=notes)
     canvas_names: dict[str, set[str]] = {}
     for e in listed:
-        name = e.parts[0] if len(e.parts) == 1 and len(e.parts[0]) <= MAX_NAME_CHARS else ""
+        name = e.parts[0] if len(e.parts) == 1 and not too_long(e.parts[0]) else ""
         if name and not MOODLE.match(name) and (m := CANVAS.match(name)):
             canvas_names.setdefault(m["name"], set()).add(m["user"])
     for name, users in sorted(canvas_names.items()):
@@ -253,7 +259,12 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         who = owner(e.parts, canvas_names)
         if who is None:
             if not e.folder:
-                taken.notes.append(f"ignored {shown}: {e.bad or 'no student folder, nor a Canvas or Moodle name'}")
+                why = e.bad or (
+                    f"its first name is over {MAX_NAME_BYTES} bytes, longer than a file system allows"
+                    if too_long(e.parts[0])
+                    else "no student folder, nor a Canvas or Moodle name"
+                )
+                taken.notes.append(f"ignored {shown}: {why}")
             continue
         student, filename, submission_id = who
         if student != whole_text(student):  # not UTF-8 (a zip unpacked with another encoding)

@@ -48,6 +48,17 @@ MAX_CODE_CHARS = 512 * 2**10  # characters of all the code cells together (a les
 # nesting of a cell's syntax tree (an honest cell: under 20): deeper code does not parse, so the
 # grader's own walks of the tree (ast.unparse recurses) stay far from Python's recursion limit
 MAX_CODE_DEPTH = 100
+# the student's kept code (what the plan sends the checker and the student's process: the cells'
+# definitions written back by ast.unparse), as the wire carries it (JSON with \\u escapes: an emoji
+# is 12 bytes), all cells together: a lesson's is about 20 KB; the frames' cap is 16 MiB (wire.py),
+# and a frame also carries the lesson's own code and the emulation. A cell past it is that cell's
+# note (the student's row), never a frame the wire refuses (issue 57)
+MAX_KEPT_CODE_BYTES = 4 * 2**20
+# a cell's string constants, as Python reads them, at most this many times the cell's source (plus
+# 1 Ki): a self-documenting f-string (f"{x=}") holds its expression's text again, so nested ones
+# repeat the text once per level (48 levels of a 160 KB cell: 23 M characters); an honest cell's
+# constants are at most its source's size
+MAX_CONSTANT_GROWTH = 2
 # IPython's syntax (%magics, !commands, ?help) is turned into Python by IPython's transformer, which
 # tokenizes the whole cell again for each one it turns and keeps a copy of a line for each of the
 # line's tokens (a 32,000-character line: 1 GB). It reads a cell only where the cell is at most
@@ -65,7 +76,9 @@ MAX_STUDENT_BYTES = 1 * GiB
 # notebooks of one student read to find their lessons (4 per lesson): the rest are named, not parsed,
 # so one student's thousands of uploads cannot hold up the class (intake.py)
 MAX_NOTEBOOKS_PER_STUDENT = 24
-MAX_NAME_CHARS = 255  # a submitted file's name, as every common file system allows (intake.py)
+# a submitted file's or folder's name, in UTF-8 bytes, as every common file system allows (intake.py): a
+# longer one (a zip may hold it: 90 CJK characters are 270 bytes) no LMS wrote, and no feedback folder could hold
+MAX_NAME_BYTES = 255
 # a MemoryError is the address-space cap's only where the process's peak address space came this
 # close to the cap (share of it; sandbox/evidence.py): a student's own `raise MemoryError` is not
 NEAR_MEMORY_CAP = 1 / 8

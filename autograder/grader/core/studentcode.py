@@ -17,9 +17,12 @@ parse, with a reason, never an exception out of here.
 Every cell is also written back as text within bounds (``unparse``): an integer literal whose
 decimal form is past Python's int-to-str limit (``sys.get_int_max_str_digits``, 4,300 digits; a
 hexadecimal, octal or binary literal of any length parses) is written in hexadecimal, the same
-value, in time linear in its length; whatever else ``ast.unparse`` cannot write is
-``UnreadableCode`` with a reason, which the plan makes that cell's problem (the student's row),
-never the grader's fault (tests/test_hostile_code.py).
+value, in time linear in its length; whatever else ``ast.unparse`` cannot write, or writes past
+MAX_KEPT_CODE_BYTES as the wire carries it, is ``UnreadableCode`` with a reason, which the plan
+makes that cell's problem (the student's row), never the grader's fault (tests/test_hostile_code.py).
+A cell whose string constants Python reads as more than MAX_CONSTANT_GROWTH times its source (nested
+self-documenting f-strings repeat their text once per level) does not parse, with that reason,
+before anything writes it back.
 """
 
 from __future__ import annotations
@@ -27,10 +30,18 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import json
 import re
 import sys
 
-from .settings import IPYTHON_CELL_CHARS, IPYTHON_ESCAPES, IPYTHON_LINE_CHARS, MAX_CODE_DEPTH
+from .settings import (
+    IPYTHON_CELL_CHARS,
+    IPYTHON_ESCAPES,
+    IPYTHON_LINE_CHARS,
+    MAX_CODE_DEPTH,
+    MAX_CONSTANT_GROWTH,
+    MAX_KEPT_CODE_BYTES,
+)
 
 SAFE_CALLS = {
     "int",
@@ -102,12 +113,28 @@ def _past_str_limit(value: int) -> bool:
     return bool(limit) and value.bit_length() * 0.30103 > limit - 8
 
 
+def wire_size(text: str) -> int:
+    """Bytes of ``text`` as the wire carries it (JSON with \\u escapes, wire.py)"""
+    return len(json.dumps(text))
+
+
 def unparse(tree: ast.AST) -> str:
-    """``ast.unparse`` of a student's (sub)tree from ``parse_cell``, or UnreadableCode saying why not."""
+    """``ast.unparse`` of a student's (sub)tree from ``parse_cell``, or UnreadableCode saying why not
+    (it cannot, or it writes more than MAX_KEPT_CODE_BYTES as the wire carries it)."""
     try:
-        return ast.unparse(tree)
+        text = ast.unparse(tree)
     except (ValueError, RecursionError, MemoryError) as exc:  # none known (tests/test_hostile_code.py)
         raise UnreadableCode(f"cannot be written back as code ({type(exc).__name__})") from None
+    if len(text) > MAX_KEPT_CODE_BYTES // 12 and wire_size(text) > MAX_KEPT_CODE_BYTES:
+        raise UnreadableCode(f"written back as code it is over {MAX_KEPT_CODE_BYTES // 2**20} MiB")
+    return text
+
+
+def _constant_chars(tree: ast.AST) -> int:
+    """Characters (bytes) of the string and bytes constants of ``tree``, as Python reads them."""
+    return sum(
+        len(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes))
+    )
 
 
 def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
@@ -124,6 +151,8 @@ def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
         return None, "nested too deeply for Python's parser"
     if _deeper_than(tree, MAX_CODE_DEPTH):
         return None, f"nested over {MAX_CODE_DEPTH} deep"
+    if _constant_chars(tree) > MAX_CONSTANT_GROWTH * len(source) + 1024:
+        return None, f"its strings, as Python reads them, are over {MAX_CONSTANT_GROWTH} times the cell's size"
     return tree, None
 
 

@@ -139,7 +139,7 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
                 mods += [f"{node.module}.{a.name}" for a in node.names]
             for m in mods:
                 if m in SUSPICIOUS_MODULES or m.split(".")[0] in SUSPICIOUS_MODULES:
-                    found.append(f"imports {m}")
+                    found.append(f"imports {printable(m, 100, keep='')}")
                 elif any(m == j or m.startswith(j + ".") for j in JAX_INTERNALS):
                     found.append(f"imports {printable(m, 100, keep='')} (JAX's internals)")
         elif (text := folded_string(node)) is not None and any(w in text for w in SUSPICIOUS_WORDS):

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 
 from ...common.notebooks import cell_grade_id, is_hidden, is_test, points
 from .attacks import attacks_in
-from ..core.studentcode import Protected, UnreadableCode, definitions_of, definitions_only, parse_cell
+from ..core.studentcode import Protected, UnreadableCode, definitions_of, definitions_only, parse_cell, wire_size
 from ...common.textsafe import printable
-from ..core.settings import NAMED_IN_A_NOTE
+from ..core.settings import MAX_KEPT_CODE_BYTES, NAMED_IN_A_NOTE
 from .submissions import tampering
 
 
@@ -175,6 +175,7 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
     )
 
     dropped, refused, unparsed = 0, [], 0
+    kept, over = 0, 0  # the student's code kept to run, as the wire carries it; cells past MAX_KEPT_CODE_BYTES
     code_cells = [c for c in source_nb.cells if c.cell_type == "code"]
     for cell in code_cells:
         gid = cell_grade_id(cell)
@@ -194,8 +195,17 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                     if unparsed <= NAMED_IN_A_NOTE:
                         plan.notes.append(f"{label} does not parse ({reading.problem}): nothing in it was defined")
                     continue
+                if reading.code.strip() and kept + wire_size(reading.code) > MAX_KEPT_CODE_BYTES:
+                    over += 1  # the student's bytes: this cell's note, never a frame the wire refuses
+                    if over <= NAMED_IN_A_NOTE:
+                        plan.notes.append(
+                            f"{label} did not run when grading: with the cells before it, the code to run "
+                            f"is over {MAX_KEPT_CODE_BYTES // 2**20} MiB"
+                        )
+                    continue
                 dropped, refused = dropped + reading.dropped, refused + list(reading.refused)
                 if reading.code.strip():
+                    kept += wire_size(reading.code)
                     plan.student_cells.append((label, reading.code))
         else:  # an instructor cell: its definitions, none of its demo computations
             code, _, _ = definitions_only(cell.source, calls=False)
@@ -205,6 +215,8 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                 plan.checker_cells.append((label, code))
     if unparsed > NAMED_IN_A_NOTE:
         plan.notes.append(f"{unparsed - NAMED_IN_A_NOTE} more cells do not parse: nothing in them was defined")
+    if over > NAMED_IN_A_NOTE:
+        plan.notes.append(f"{over - NAMED_IN_A_NOTE} more cells did not run when grading: the code was too large")
     if refused:
         plan.notes.append(
             "not run when grading, since they would replace a builtin or a name the "
