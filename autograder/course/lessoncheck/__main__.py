@@ -91,8 +91,8 @@ def main(argv: list[str]) -> int:
             return 1
         print(f"Wrote {made.relative_to(ROOT)}/ from the skeleton: {', '.join(sorted(p.name for p in made.iterdir()))}")
         print(
-            f"Next (docs/AUTHORING.md, 'A new lesson, step by step'): python -m autograder release, then "
-            f"python -m autograder.course.lessoncheck check {args.lesson}"
+            f"Next (docs/AUTHORING.md, 'A new lesson, step by step'): write the lesson in its folder, then "
+            f"python -m autograder.course.lessoncheck check {args.lesson} (it says when to run the release)"
         )
         return 0
     if args.command == "check":
