@@ -152,8 +152,13 @@ def test_without_an_emulation_the_lesson_runs_on_and_says_so_in_one_sentence(tmp
     work.mkdir()
     out = probe(work, setup_and_probe(), {"COURSE_EMULATION_URL": url})
     said = [line for line in out.splitlines() if line.startswith("No TPU emulation here")]
-    assert len(said) == 1 and said[0].endswith("this runtime's own arithmetic."), out
+    assert len(said) == 1 and said[0].endswith("a visible check may pass here and fail when graded."), out
     assert "DOT 2.000488" in out and "ARITH cpu" in out
+    # the switch at "native": nothing to fetch is missed, so no warning, whatever the network
+    native = probe(work, setup_and_probe(chip="native"), {"COURSE_EMULATION_URL": url})
+    assert 'CHIP = "native": the arithmetic of this runtime itself.' in native and "No TPU emulation" not in native, (
+        native
+    )
 
 
 def test_a_jax_the_emulation_cannot_wrap_leaves_the_runtime_as_it_is(tmp_path):

@@ -16,8 +16,9 @@ for the repository students open, as it does the Colab badge).
 from __future__ import annotations
 
 BLOCK = '''# The chip on every runtime. CHIP = "v5e": where this runtime is not a TPU, the lesson computes as a
-# TPU v5e does, as the grader does (the course's emulation, tpu_emulation.py, fetched once).
-# CHIP = "native": this runtime's own arithmetic. After a change: restart the session, then Run all.
+# TPU v5e does, as the grader does (the course's emulation, tpu_emulation.py, fetched once; a GPU
+# runtime computes on its host CPU). CHIP = "native": this runtime's own arithmetic, on its own
+# device. After a change: restart the session, then Run all.
 CHIP = "v5e"
 import os
 
@@ -42,7 +43,10 @@ def course_chip(chip, url="{url}"):
     except Exception as exc:  # no network, a broken file: the lesson runs on, unemulated
         if jax.default_backend() == "tpu":  # nothing to emulate
             return f"TPU runtime ({{jax.devices()[0].device_kind}}): the chip's own arithmetic, nothing emulated."
-        return f"No TPU emulation here ({{type(exc).__name__}}: {{exc}}): this runtime's own arithmetic."
+        if chip == "native":
+            return 'CHIP = "native": the arithmetic of this runtime itself.'
+        return (f"No TPU emulation here ({{type(exc).__name__}}: {{exc}}): this runtime's own arithmetic, while "
+                "the grader computes as a TPU v5e: a visible check may pass here and fail when graded.")
     return module.start(chip)
 
 

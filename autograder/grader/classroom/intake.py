@@ -57,14 +57,8 @@ from pathlib import Path
 from ...common.notebooks import answer_ids, match_lessons
 from ...common.textsafe import printable
 from ...common.words import human_bytes
-from ..core.settings import (
-    MAX_FOLDER_DEPTH,
-    MAX_NAME_BYTES,
-    MAX_NOTEBOOK_BYTES,
-    MAX_NOTEBOOKS_PER_STUDENT,
-    MAX_STUDENT_BYTES,
-    NAMED_IN_A_NOTE,
-)
+from ..core.settings import MAX_FOLDER_DEPTH, MAX_NAME_BYTES, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT
+from ..core.settings import MAX_STUDENT_BYTES, NAMED_IN_A_NOTE
 from ..core.wire import whole_text
 from ..notebook.submissions import parse_notebook
 from ...common.lmsnames import CANVAS, MOODLE
@@ -201,9 +195,11 @@ def _member_reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], b
 
 
 # ----------------------------------------------------------------------------- attributing
+LONG = f"its first name is over {MAX_NAME_BYTES} bytes, longer than a file system allows"
+
+
 def too_long(name: str) -> bool:
-    """Whether ``name`` is longer than any common file system's name (MAX_NAME_BYTES of UTF-8): no LMS
-    wrote it, and no folder of OUT/feedback could be named after it."""
+    """Whether ``name`` is over MAX_NAME_BYTES of UTF-8: no LMS wrote it, no feedback folder holds it."""
     return len(name) > MAX_NAME_BYTES or len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES
 
 
@@ -259,11 +255,7 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
         who = owner(e.parts, canvas_names)
         if who is None:
             if not e.folder:
-                why = e.bad or (
-                    f"its first name is over {MAX_NAME_BYTES} bytes, longer than a file system allows"
-                    if too_long(e.parts[0])
-                    else "no student folder, nor a Canvas or Moodle name"
-                )
+                why = e.bad or ("no student folder, nor a Canvas or Moodle name", LONG)[too_long(e.parts[0])]
                 taken.notes.append(f"ignored {shown}: {why}")
             continue
         student, filename, submission_id = who

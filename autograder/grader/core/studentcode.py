@@ -34,14 +34,8 @@ import json
 import re
 import sys
 
-from .settings import (
-    IPYTHON_CELL_CHARS,
-    IPYTHON_ESCAPES,
-    IPYTHON_LINE_CHARS,
-    MAX_CODE_DEPTH,
-    MAX_CONSTANT_GROWTH,
-    MAX_KEPT_CODE_BYTES,
-)
+from .settings import IPYTHON_CELL_CHARS, IPYTHON_ESCAPES, IPYTHON_LINE_CHARS
+from .settings import MAX_CODE_DEPTH, MAX_CONSTANT_GROWTH, MAX_KEPT_CODE_BYTES
 
 SAFE_CALLS = {
     "int",
@@ -132,9 +126,7 @@ def unparse(tree: ast.AST) -> str:
 
 def _constant_chars(tree: ast.AST) -> int:
     """Characters (bytes) of the string and bytes constants of ``tree``, as Python reads them."""
-    return sum(
-        len(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes))
-    )
+    return sum(len(n.value) for n in ast.walk(tree) if isinstance(getattr(n, "value", None), (str, bytes)))
 
 
 def parse_cell(source: str) -> tuple[ast.Module | None, str | None]:
