@@ -121,7 +121,23 @@ def test_a_cell_that_cannot_be_written_back_is_the_students_note(monkeypatch):
     monkeypatch.setattr(ast, "unparse", fails_on_marked)
     plan = plan_of("MARKED = 1\ndef bf16_round(x):\n    return x\n")
     assert ANSWER not in dict(plan.student_cells)
-    assert any(f"{ANSWER} does not parse (cannot be written back as code" in n for n in plan.notes), plan.notes
+    said = f"{ANSWER} did not run when grading (cannot be written back as code"
+    assert any(said in n for n in plan.notes), plan.notes
+
+
+def test_a_cell_added_after_the_last_answer_is_named_after_it():
+    """A second hostile round: a cell the student added after the last answer was named "added before"
+    it in the notes; it is "added after" it, and one added before it stays "before"."""
+    from autograder.common.notebooks import cell_grade_id
+
+    nb = copy.deepcopy(student_nb(LESSON))
+    last = max(i for i, c in enumerate(nb.cells) if cell_grade_id(c).startswith("answer_"))
+    gid = cell_grade_id(nb.cells[last])
+    for at, source in ((len(nb.cells), "x = (\n"), (last, "y = (\n")):  # neither parses: each named
+        nb.cells.insert(at, {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "id": f"m{at}"})
+    plan = build_plan(source_nb(LESSON), student_nb(LESSON), nb, student_nb(LESSON))
+    named = sorted(n.split(" does not parse")[0] for n in plan.notes if "does not parse" in n)
+    assert named == [f"cell added after {gid}", f"cell added before {gid}"], plan.notes
 
 
 def test_a_plan_that_fails_on_the_submission_alone_is_the_students_error(monkeypatch):

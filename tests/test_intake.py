@@ -351,3 +351,16 @@ def test_a_name_longer_than_a_file_system_allows_in_bytes_is_named_not_graded(tm
     taken = intake().take(path, known())
     assert set(taken.found) == {("ada", ONE), ("学" * 70 + "_18", ONE)}, taken.found
     assert any("over 255 bytes" in n and "学" in n for n in taken.notes), taken.notes
+
+
+def test_a_name_with_a_newline_prints_as_one_line_of_the_instructors_table(capsys):
+    """A second hostile round: a student folder named "eve\\nalice..." started a forged row in the
+    terminal's table (names were printed keeping newlines): each row is one line now, the name's
+    newline escaped, and a detail holding one too."""
+    from autograder.grader.classroom.outputs import print_table
+    from autograder.grader.core.model import Result, Status
+
+    forged = "eve\nalice            01_number_formats             13 / 13   ok"
+    print_table([Result(forged, ONE, 0, 13, Status.ERROR, detail="died\nbob  13 / 13 ok")])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and lines[1].startswith("eve\\nalice") and "died\\nbob" in lines[1], lines

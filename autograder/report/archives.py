@@ -144,7 +144,7 @@ def pack(out: Path, asked: str = "auto") -> Packed:
             if name is None:
                 upload = printable(r.upload or "no name", 80)
                 why = f"not uploaded as {form.capitalize()} names its downloads ({upload})"
-                packed.left_out.append(f"{printable(r.student, 60)}/{lesson}: {why}")
+                packed.left_out.append(f"{printable(r.student, 60, keep='')}/{lesson}: {why}")
                 continue
             members[name] = page_of(out, r)
         if members:

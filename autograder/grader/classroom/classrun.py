@@ -84,7 +84,7 @@ class Progress:
         eta = el / self.done * (self.total - self.done) if self.done else 0
         bar = "#" * int(20 * self.done / max(self.total, 1))
         print(
-            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40)}/{r.lesson}: "
+            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40, keep='')}/{r.lesson}: "
             f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
             f"  {el:.0f} s, ~{eta:.0f} s left",
             file=sys.stderr,

@@ -81,8 +81,8 @@ def print_table(results: list[Result]) -> None:
     print(f"{'student':<16} {'lesson':<26} {'score':>11}  status")
     for r in results:
         print(
-            f"{printable(r.student, 40):<16} {r.lesson:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
-            + (f"  ({printable(r.detail)})" if r.detail else "")
+            f"{printable(r.student, 40, keep=''):<16} {r.lesson:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
+            + (f"  ({printable(r.detail, keep='')})" if r.detail else "")
         )
     counts = {s: sum(r.status == s for r in results) for s in STATUSES}
     print("  ".join(f"{s}: {c}" for s, c in counts.items() if c))

@@ -120,11 +120,12 @@ def _released_id(cell, release_ids: set) -> bool:
 class CellReading:
     """What the plan takes from one of the student's cells (its tree is not kept)."""
 
-    problem: str | None  # why it does not parse, or None
+    problem: str | None  # why it does not parse, or why it parses but cannot run (``written``), or None
     attacks: tuple[str, ...] = ()
     code: str = ""  # its definitions (definitions_of)
     dropped: int = 0
     refused: tuple[str, ...] = ()
+    written: bool = False  # it parses, but cannot be written back as code to run (UnreadableCode)
 
 
 def read_cells(sources: list[str], protected: Protected) -> dict[str, CellReading]:
@@ -141,7 +142,7 @@ def read_cells(sources: list[str], protected: Protected) -> dict[str, CellReadin
                     code, dropped, refused = definitions_of(tree, protected)
                     readings[src] = CellReading(None, attacks, code, dropped, tuple(refused))
                 except UnreadableCode as exc:  # the student's code, so the student's row: a reason, no crash
-                    readings[src] = CellReading(str(exc), attacks)
+                    readings[src] = CellReading(str(exc), attacks, written=True)
             del tree
     return readings
 
@@ -151,7 +152,8 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
     edits = tampering(submitted_nb, release_nb, *releases[1:])
     answers, extras = _student_cells(submitted_nb, releases)
     answer_ids = [cell_grade_id(c) for c in source_nb.cells if cell_grade_id(c).startswith("answer_")]
-    if extras["_after_last"] and answer_ids:  # cells added after the last answer: with it
+    after_last = len(extras["_after_last"])  # cells added after the last answer: with it, named so
+    if after_last and answer_ids:
         extras.setdefault(answer_ids[-1], []).extend(extras["_after_last"])
     release_answers = {cell_grade_id(c): c.source for c in release_nb.cells if cell_grade_id(c).startswith("answer_")}
 
@@ -184,7 +186,10 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
         elif is_test(cell):
             continue
         elif gid.startswith("answer_"):
-            sources = [(f"cell added before {gid}", s) for s in extras.get(gid, [])]
+            mine = extras.get(gid, [])
+            last = after_last if gid == answer_ids[-1] else 0
+            where = ["before"] * (len(mine) - last) + ["after"] * last
+            sources = [(f"cell added {w} {gid}", s) for w, s in zip(where, mine)]
             if gid not in answers:
                 plan.notes.append(f"answer cell {gid} is missing: graded as the unanswered stub")
             sources.append((gid, answers.get(gid, release_answers.get(gid, ""))))
@@ -193,7 +198,8 @@ def build_plan(source_nb, release_nb, submitted_nb, committed_nb=None) -> Plan:
                 if reading.problem:
                     unparsed += 1
                     if unparsed <= NAMED_IN_A_NOTE:
-                        plan.notes.append(f"{label} does not parse ({reading.problem}): nothing in it was defined")
+                        how = "did not run when grading" if reading.written else "does not parse"
+                        plan.notes.append(f"{label} {how} ({reading.problem}): nothing in it was defined")
                     continue
                 if reading.code.strip() and kept + wire_size(reading.code) > MAX_KEPT_CODE_BYTES:
                     over += 1  # the student's bytes: this cell's note, never a frame the wire refuses
