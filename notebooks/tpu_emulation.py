@@ -539,6 +539,8 @@ def _course_emulate_precision(mode):
         "bf16x6": ((1, 1), (2, 0), (0, 2), (1, 0), (0, 1), (0, 0)),
     }
     chunk = 128  # the chip adds each pass's contraction to its float32 accumulator 128 terms at a time
+    # up to this many (pass, chunk) parts, this many bytes in all, are summed unrolled (else: a scan)
+    unrolled_parts, unrolled_bytes = int(os.environ.get("COURSE_EMULATE_UNROLLED_PARTS", "16")), 16 * 2**20
 
     def pieces(x, n):
         """n bfloat16 pieces of float32 x (in float32): hi truncated toward zero, the rest nearest."""
@@ -597,8 +599,22 @@ def _course_emulate_precision(mode):
             )
             return acc + part, None
 
-        if lhs.shape[0] == 1:
+        parts = lhs.shape[0]
+        if parts == 1:
             acc = step(jnp.zeros((b, m, n), jnp.float32), (lhs[0], rhs[0]))[0]
+        elif parts <= unrolled_parts and parts * b * m * n * 4 <= unrolled_bytes:
+            # few small parts: one batched dot, then the scan's additions in its order, unrolled: its bits
+            # (tests/test_emulation.py), compiled in half the time. (XLA:CPU's dot of -0 products is +0.)
+            each = original(
+                lhs.reshape(parts * b, m, -1),
+                rhs.reshape(parts * b, -1, n),
+                dimension_numbers=dims,
+                precision=Precision.HIGHEST,
+                preferred_element_type=jnp.float32,
+            ).reshape(parts, b, m, n)
+            acc = each[0]
+            for i in range(1, parts):
+                acc = acc + each[i]
         else:
             acc = jax.lax.scan(step, jnp.zeros((b, m, n), jnp.float32), (lhs, rhs))[0]
         return acc.reshape(shape)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import nbformat
+import numpy as np
 import pytest
 from jupyter_client import KernelManager
 
@@ -173,3 +174,57 @@ def test_a_kernel_that_cannot_emulate_stops_instead_of_running_unemulated(tmp_pa
         kc.stop_channels()
         km.cleanup_resources()
     assert "cannot emulate TPU precision" in capfd.readouterr().err
+
+
+PARTS_PROBE = """
+import sys
+import numpy as np
+exec(open(sys.argv[1]).read())
+import jax, jax.numpy as jnp
+rng = np.random.default_rng(7)
+outs, loops = [], []
+# (m, k, n): parts = passes x ceil(k / 128): one pass (DEFAULT, bf16 inputs), three (HIGH), six (HIGHEST)
+for m, k, n in [(3, 130, 4), (8, 300, 5), (2, 1000, 3), (4, 256, 1 + 1), (5, 2100, 2)]:
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = np.abs(rng.standard_normal((k, n))).astype(np.float32)
+    zero = np.full((m, k), -0.0, np.float32)  # with b >= 0 below: every product -0
+    spiky = a.copy()
+    spiky[0, ::7], b[3, 0] = np.inf, np.nan
+    for x in (a, zero, spiky, a * 1e-36):
+        for precision in (None, "high", "highest"):
+            f = jax.jit(lambda p, q: jnp.dot(p, q, precision=precision))
+            outs.append(np.asarray(f(x, b)))
+            loops.append("while" in f.lower(x, b).as_text())
+        g = jax.jit(lambda p, q: jnp.dot(p, q, preferred_element_type=jnp.float32))
+        outs.append(np.asarray(g(x.astype(jnp.bfloat16), b.astype(jnp.bfloat16))))
+np.savez(sys.argv[2], loops=np.array(loops), *outs)
+"""
+
+
+def test_a_few_parts_summed_unrolled_give_the_scans_bits(tmp_path):
+    """The chip's dot is emulated as (pass, 128-term chunk) parts added in order to one float32
+    accumulator: a scan, or, for at most 16 small parts (most of what a lesson compiles), one batched
+    dot and the same additions unrolled, which XLA compiles faster. Both give the same bits (NaN
+    payloads aside), a sum of -0 products included; the scan stays for the parts past the limit."""
+    script, probe = tmp_path / "emulation.py", tmp_path / "probe.py"
+    script.write_text(emulation.source())
+    probe.write_text(PARTS_PROBE)
+    got = {}
+    for name, parts in (("unrolled", None), ("scan", "0")):
+        env = {**os.environ, "COURSE_EMULATE": "tpu", "COURSE_EMULATE_UNROLLED_PARTS": parts or "16"}
+        out = tmp_path / f"{name}.npz"
+        run = subprocess.run(
+            [sys.executable, str(probe), str(script), str(out)], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert run.returncode == 0, run.stderr[-1500:]
+        got[name] = np.load(out)
+    unrolled, scan = got["unrolled"], got["scan"]
+    assert scan["loops"].all(), "with no unrolled parts allowed, every chunked dot is a scan"
+    assert not unrolled["loops"][:3].any() and unrolled["loops"][-12:].all(), unrolled["loops"]
+    arrays = [k for k in scan.files if k != "loops"]
+    assert len(arrays) == 80
+    for key in arrays:
+        a, b = scan[key], unrolled[key]
+        assert np.array_equal(np.isnan(a), np.isnan(b)), key
+        keep = ~np.isnan(a)
+        assert np.array_equal(a[keep].view(np.uint32), b[keep].view(np.uint32)), key  # -0 and +0 told apart
