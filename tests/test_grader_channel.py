@@ -34,6 +34,13 @@ def walk(fn):
             pass
     return found, float(fn(2.0))
 
+def ask(fn):
+    """What the student's code gets from a lent callable, or the exception it raised."""
+    try:
+        return len(fn())
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
 def pending(fn):
     import jax
     result = fn()
@@ -126,7 +133,7 @@ def student(tmp_path, request):
     limits = getattr(request, "param", Limits())
     work = tmp_path / "work"
     (work / "tmp").mkdir(parents=True)
-    names = ["walk", "pending", "start_ticker", "read", "write", "hog", "spin", "compile_two", "hold_unlinked"]
+    names = ["walk", "ask", "pending", "start_ticker", "read", "write", "hog", "spin", "compile_two", "hold_unlinked"]
     init = {"op": "init", "prelude": [], "cells": [["answer", CODE]], "names": names}
     budget = Budget(120, 60)
     budget.start_cell()
@@ -147,6 +154,17 @@ def test_a_lent_object_can_be_called_but_not_walked(student):
     assert value == 6.0
     # __call__ and __class__ are the student-side stand-in's own; nothing of the checker's object
     assert set(found) <= {"__call__", "__class__"}, found
+
+
+def test_a_lent_callables_result_over_the_channels_cap_is_an_exception_in_the_students_code(student):
+    """A result the student's code asked a lent callable for that is too large to send back (the
+    channel's 16 MiB cap) raises there, as any failure of a lent callable does; the channel and the
+    process go on (before, the checker's own write failed and the whole test failed with it)."""
+    fns, _, _ = student
+    got = fns["ask"](lambda: "x" * (17 * 2**20))
+    print(got)
+    assert got.startswith("ValueError: the result cannot be sent") and "cap" in got, got
+    assert fns["ask"](lambda: "x" * 1000) == 1000
 
 
 def test_a_lent_result_exposes_block_until_ready_only(student):

@@ -326,7 +326,10 @@ class Student:
         except Exception as exc:  # noqa: BLE001  the student sees the type and message only
             reply = {"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500]}
         self.freeze(False)
-        self._send(reply)
+        try:
+            self._send(reply)
+        except wire.WireError as exc:  # a result over the channel's cap (nothing was written): the
+            self._send({"op": "raise", "type": "ValueError", "message": f"the result cannot be sent: {exc}"})
 
 
 class StudentObject:
