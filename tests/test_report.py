@@ -401,6 +401,17 @@ def test_html_and_formulas_in_names_and_messages_are_text(tmp_path):
     }
 
 
+def test_terminal_escapes_and_bidi_overrides_in_messages_are_shown_as_escapes(tmp_path):
+    """A message holding an OSC-8 terminal hyperlink (ESC ... BEL) or a right-to-left override reaches
+    the page as visible escapes: the instructor's terminal (cat, grep, less -R) and browser show the
+    text it holds, not what it would make them show."""
+    hostile = " \x1b]8;;http://evil\x07click\x1b]8;;\x07 \u202eevil\r "
+    out = generated_out(tmp_path, names=["ada", "bob"], hostile_text=hostile, seed=3)
+    page = build_report(out).read_text()
+    assert "\\x1b]8;;http://evil\\x07click" in page and "\\u202eevil\\r" in page
+    assert not any(c in page for c in "\x1b\x07\u202e\r")
+
+
 def _is_number(cell: str) -> bool:
     try:
         float(cell)
