@@ -133,9 +133,9 @@ def timing_figures(record) -> dict:
     small, big = (record["lesson05"]["sizes"][s] for s in ("cpu size", "accelerator size"))
     dispatch = record["lesson05"]["dispatch_ms"]["median"]
 
-    def fraction(size, policy):
+    def fraction(size, policy, ms=None):
         m, k, n = size["shape"]
-        return 2 * m * k * n / (size["median_ms"][policy]["median"] * 1e-3) / 1e12 / PEAK[policy]
+        return 2 * m * k * n / ((ms or size["median_ms"][policy]["median"]) * 1e-3) / 1e12 / PEAK[policy]
 
     figures = {f"{name} TFLOP/s": v for name, v in tput.items()}
     figures["HIGHEST / DEFAULT time"] = tput["f32 DEFAULT"] / tput["f32 HIGHEST"]
@@ -157,8 +157,7 @@ def timing_figures(record) -> dict:
     runs = {p: big["median_ms"][p]["repeats"] for p in ("fp32", "bf16")}
     per_run = [f / b for f, b in zip(runs["fp32"], runs["bf16"])]
     shares = [100 * d / b for d, b in zip(record["lesson05"]["dispatch_ms"]["repeats"], runs["bf16"])]
-    m, k, n = big["shape"]
-    peaks = [100 * 2 * m * k * n / (b * 1e-3) / 1e12 / PEAK["bf16"] for b in runs["bf16"]]
+    peaks = [100 * fraction(big, "bf16", ms) for ms in runs["bf16"]]
     figures["fp32 / bf16 per run"] = (min(per_run), max(per_run))
     figures["bf16 dispatch % per run"] = (min(shares), max(shares))
     figures["bf16 % of peak per run"] = (min(peaks), max(peaks))

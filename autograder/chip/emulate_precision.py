@@ -173,11 +173,13 @@ def _course_emulate_precision(mode):
         lhs, rhs = jnp.concatenate(lhs), jnp.concatenate(rhs)
         dims = (((2,), (1,)), ((0,), (0,)))
 
-        def step(acc, ab):
-            part = original(
-                ab[0], ab[1], dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
+        def part(a, b):  # one (pass, chunk) part: a float32 dot of exact products
+            return original(
+                a, b, dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
             )
-            return acc + part, None
+
+        def step(acc, ab):
+            return acc + part(*ab), None
 
         parts = lhs.shape[0]
         if parts == 1:
@@ -185,13 +187,7 @@ def _course_emulate_precision(mode):
         elif parts <= unrolled_parts and parts * b * m * n * 4 <= unrolled_bytes:
             # few small parts: one batched dot, then the scan's additions in its order, unrolled: its bits
             # (tests/test_emulation.py), compiled in half the time. (XLA:CPU's dot of -0 products is +0.)
-            each = original(
-                lhs.reshape(parts * b, m, -1),
-                rhs.reshape(parts * b, -1, n),
-                dimension_numbers=dims,
-                precision=Precision.HIGHEST,
-                preferred_element_type=jnp.float32,
-            ).reshape(parts, b, m, n)
+            each = part(lhs.reshape(parts * b, m, -1), rhs.reshape(parts * b, -1, n)).reshape(parts, b, m, n)
             acc = each[0]
             for i in range(1, parts):
                 acc = acc + each[i]

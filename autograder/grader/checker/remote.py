@@ -328,7 +328,7 @@ class Student:
         self.freeze(False)
         try:
             self._send(reply)
-        except wire.WireError as exc:  # a result over the channel's cap (nothing was written): the
+        except wire.WireError as exc:  # a result over the channel's cap; nothing of it was written
             self._send({"op": "raise", "type": "ValueError", "message": f"the result cannot be sent: {exc}"})
 
 
