@@ -234,7 +234,9 @@ def grade(student, data, submission, settings, source):
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):  # a daemon's: run_autograder's caller does not wait for it
                 os.dup2(null, fd)
-            pidfile.write_text(str(os.getpid()))
+            # whole or not at all: the grading below waits for the file, then ends (and kills this)
+            pidfile.with_suffix(".part").write_text(str(os.getpid()))
+            os.replace(pidfile.with_suffix(".part"), pidfile)
             time.sleep(2)
             results.write_text(json.dumps({"score": 13.0, "output": "rewritten", "tests": []}))
             os._exit(0)
