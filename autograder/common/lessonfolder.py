@@ -65,10 +65,15 @@ class LessonSettings:
     not_caught_on_the_chip: dict[str, str] = field(default_factory=dict)  # function:id -> why
     trace_differs: tuple[str, ...] = ()  # function:id of visible checks that read a device trace
     changed_since_recorded: tuple[str, ...] = ()  # test cells changed after the chip measured them
+    # mistakes whose hidden check fails on the chip and whose visible check passes there (no surprise
+    # at grading: tests/test_chip_verdicts.py): function:id -> the hidden input that shows it (named
+    # in the exercise's text), or, under surprises, why the visible check does not catch it yet
+    hidden_only: dict[str, str] = field(default_factory=dict)
+    surprises: dict[str, str] = field(default_factory=dict)
 
 
 KEYS = {"short_title", "learn", "contract", "chip"}
-CHIP_KEYS = {"not_caught", "trace_differs", "changed_since_recorded"}
+CHIP_KEYS = {"not_caught", "trace_differs", "changed_since_recorded", "hidden_only", "surprises"}
 
 
 def settings(lesson: str, root: Path = ROOT) -> LessonSettings:
@@ -87,14 +92,17 @@ def settings(lesson: str, root: Path = ROOT) -> LessonSettings:
         raise ValueError(f"{path}: unknown keys {unknown} (docs/AUTHORING.md, 'A lesson is one folder')")
     words = [data.get("short_title", ""), data.get("learn", "")]
     lists = [data.get("contract", []), chip.get("trace_differs", []), chip.get("changed_since_recorded", [])]
-    caught = chip.get("not_caught", {})
+    caught, only, surprises = (chip.get(k, {}) for k in ("not_caught", "hidden_only", "surprises"))
     if not all(isinstance(w, str) for w in words) or not all(
         isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists
     ):
         raise ValueError(f"{path}: short_title and learn are strings; contract and the chip's lists, lists of strings")
-    if not isinstance(caught, dict) or not all(isinstance(v, str) for v in caught.values()):
-        raise ValueError(f"{path}: chip.not_caught maps 'function:id' to a reason")
-    return LessonSettings(*words, tuple(lists[0]), dict(caught), tuple(lists[1]), tuple(lists[2]))
+    for key, table in (("not_caught", caught), ("hidden_only", only), ("surprises", surprises)):
+        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+            raise ValueError(f"{path}: chip.{key} maps 'function:id' to a reason")
+    return LessonSettings(
+        *words, tuple(lists[0]), dict(caught), tuple(lists[1]), tuple(lists[2]), dict(only), dict(surprises)
+    )
 
 
 def chip_record(lesson: str, root: Path = ROOT) -> dict | None:
