@@ -144,6 +144,18 @@ def test_no_surprise_at_grading_every_mistake_the_chip_charges_fails_its_visible
     assert not stale, f"named in lesson.toml but caught by the visible check on the chip (or no mistake): {stale}"
 
 
+def test_gradings_table_of_surprises_is_the_records():
+    """docs/GRADING.md's "No surprise at grading" tables are `hardware surprises`' rendering of the
+    chip records and lesson.toml's lists; its emulated column equals the chip's, as the compat test
+    (every visible check under the emulation on a student's CPU) proves of the emulation."""
+    from autograder.chip.surprises import charged, table
+
+    doc = (ROOT / "docs" / "GRADING.md").read_text(encoding="utf-8")
+    shown = doc.split("<!-- surprises:begin -->\n", 1)[1].split("<!-- surprises:end -->", 1)[0]
+    as_chip = {r["key"]: r["visible"] for lesson in RECORDED for r in charged(lesson)}
+    assert shown == table(emulated=as_chip), "regenerate: python -m autograder.chip.hardware surprises --emulated ..."
+
+
 def test_what_the_chip_did_not_measure_is_named():
     """The answers not measured are those that import xprof (4 of 406), which the chip's machine lacked."""
     recorded = {o["key"]: o for n in RECORDED for o in record(n)["outcomes"]}

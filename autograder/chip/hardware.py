@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import fuzz
+from . import fuzz, surprises
 from .cellrunner import NotebookRun, run_notebook
 from .outcomes import device_only_mutants
 from ..common.notebooks import ROOT, disallowed_student_errors, lessons
@@ -297,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     m.add_argument("--setup", choices=("grader", "student"), default="grader", help="whose start of the emulation")
     m.add_argument("--visible-only", action="store_true", help="only the visible checks (what a student sees)")
+    surprises.add_command(sub)
     fuzz.add_commands(sub)
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
     t.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
@@ -326,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
 
         wanted = [x for x in args.lessons.split(",") if x]
         return compare_here(args.record, args.out, wanted, setup=args.setup, visible_only=args.visible_only)
+    if args.command == "surprises":
+        return surprises.command(args)
     if args.command in ("fuzz", "fuzz-compare"):
         return fuzz.command(args)
     if args.command == "trace":
