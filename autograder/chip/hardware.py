@@ -36,9 +36,9 @@ import sys
 import time
 from pathlib import Path
 
-from . import fuzz, surprises
+from . import fuzz, rerecord, surprises
 from .cellrunner import NotebookRun, run_notebook
-from .outcomes import device_only_mutants
+from .outcomes import device_only_mutants, outcomes
 from ..common.notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
@@ -291,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--out", type=Path, default=ROOT / "build" / "hardware")
     v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     v.add_argument("--record", action="store_true", help="on a TPU: each lesson's record into its chip/outcomes.json")
+    v.add_argument("--changed", action="store_true", help="on a TPU: re-record only what changed (rerecord.py)")
     m = sub.add_parser("compare", help="the emulation's outcomes on this CPU beside a chip's record")
     m.add_argument("record", type=Path, nargs="?", help="a chip's outcomes.json (default: the lessons' own)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
@@ -319,9 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [x for x in args.lessons.split(",") if x]
         pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
         names = [n for w in wanted for n in pick(w)] if wanted else lessons()
-        from .outcomes import outcomes
-
-        return outcomes(args.out, names=names, record=args.record)
+        return rerecord.rerecord(names) if args.changed else outcomes(args.out, names=names, record=args.record)
     if args.command == "compare":
         from .outcomes import compare_here
 
