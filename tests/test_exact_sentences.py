@@ -144,3 +144,25 @@ def test_the_release_step_says_nothing_of_git_that_it_does_not_check():
         line for line in (ROOT / "docs" / "AUTHORING.md").read_text().splitlines() if line.startswith("| `release` |")
     )
     assert "generated and committed" not in row and "does not look at git" in row
+
+
+def test_the_authoring_steps_name_what_a_new_author_needed():
+    """What slowed an author new to the course (issue 67), said where the step list says it: a
+    venv-only first command that the Makefile has, prose run on solutions/ while writing, how to
+    test results of random draws, what a wrong earlier exercise costs, how long a sweep takes."""
+    guide = folded((ROOT / "docs" / "AUTHORING.md").read_text())
+    steps = guide.split("## A new lesson, step by step", 1)[1].split("## ", 1)[0]
+    assert "0. **`make test-fast`** makes the venv" in steps
+    assert "\ntest-fast:" in (ROOT / "Makefile").read_text()
+    assert "`python -m autograder.course.prose solutions/07_fp16_loss_scaling/" in steps
+    assert '"No lent oracles", under "Test cells"' in steps and '"Results that depend on random draws"' in steps
+    assert "about 12 minutes" in steps
+    tests_section = guide.split("## Test cells", 1)[1].split("## ", 1)[0]
+    for part in (
+        "Results that depend on random draws",
+        "Bounds that hold for every seed",
+        "Random fields out of the diagnosis",
+        "Held-out answers with their own random recipe",
+        "No lent oracles (isolation)",
+    ):
+        assert part in tests_section, part
