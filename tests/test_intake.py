@@ -364,3 +364,21 @@ def test_a_name_with_a_newline_prints_as_one_line_of_the_instructors_table(capsy
     print_table([Result(forged, ONE, 0, 13, Status.ERROR, detail="died\nbob  13 / 13 ok")])
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3 and lines[1].startswith("eve\\nalice") and "died\\nbob" in lines[1], lines
+
+
+def test_a_lesson_left_out_by_course_lessons_is_no_stranger(tmp_path, monkeypatch, capsys):
+    """COURSE_LESSONS=01 (as `lessoncheck check` sets it) grading a class that also submitted lesson
+    02: the 02 notebook is out of scope, not "not graded: its exercises are no lesson of this
+    course", which every passing graded step printed for the example class's other lessons (issue 67)."""
+    from autograder.grader.classroom.classrun import grade
+
+    sub = tmp_path / "sub"
+    (sub / "ada").mkdir(parents=True)
+    (sub / "ada" / f"{ONE}.ipynb").write_text(text(ONE, solved=False))
+    (sub / "ada" / f"{TWO}.ipynb").write_text(text(TWO, solved=False))
+    monkeypatch.setenv("COURSE_LESSONS", ONE)
+    results = grade(sub, tmp_path / "out", quiet=True)
+    err = capsys.readouterr().err
+    print(err)
+    assert "no lesson of this course" not in err
+    assert {r.lesson for r in results} == {ONE}

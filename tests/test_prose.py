@@ -251,3 +251,22 @@ def test_stated_minutes_and_the_measured_read(tmp_path):
     words = " ".join(["word"] * 300) + "."
     path = notebook(tmp_path, f"# 01 · T\n\n{words}", code=["x = 1", "print(x)"])
     assert prose.estimated_minutes(path) == 300 / prose.READING_WPM + 2 * prose.MINUTES_PER_DEMO_CELL
+
+
+def test_a_title_cell_without_a_time_gets_the_measured_read_and_a_line_to_paste(tmp_path):
+    """prose's report, run on a lesson as it is written (issue 67: an author new to the course had no
+    Time line and prose said nothing of the time): the measured read and a **Time** line that the
+    stated-time test accepts once pasted into the title cell."""
+    words = " ".join(["word"] * 3000) + "."
+    path = notebook(tmp_path, f"# 07 · T\n\n{words}", code=["x = 1"] * 7)
+    estimate = prose.estimated_minutes(path)
+    line = next(t for t in prose.report(path).splitlines() if t.strip().startswith("time:"))
+    print(line)
+    assert "none stated" in line and f"measured read {estimate:.0f} min" in line
+    lo, hi = prose.stated_minutes(line)
+    assert lo <= estimate <= hi and hi - lo <= max(15, 0.25 * lo)
+    stated = notebook(tmp_path, f"# 07 · T\n\n**Time**: {lo}–{hi} minutes.\n\n{words}", code=["x = 1"] * 7)
+    assert "none stated" not in prose.report(stated) and f"stated {lo}-{hi} min" in prose.report(stated)
+    for estimate in (0.4, 4.99, 5.0, 59.9, 61.0, 118.2):
+        lo, hi = prose.suggested_minutes(estimate)
+        assert lo <= estimate <= hi and hi - lo <= max(15, 0.25 * lo), (estimate, lo, hi)

@@ -138,3 +138,21 @@ def test_hidden_test_cells_display_nothing_in_the_release(lesson):
         )
         bare = shell.run_cell(cell.source.rstrip().rstrip(";"), store_history=True).result
         assert isinstance(bare, str) and bare.strip(), f"{gid}: the control without ';' displays the docstring"
+
+
+def test_generating_a_release_logs_no_alarm(tmp_path, caplog):
+    """nbgrader's API lists its exchange as it starts: with no exchange folder it logged a CRITICAL
+    "Unwritable directory, please contact your instructor" in every passing release step (shown by
+    `lessoncheck check --verbose`; issue 67), though generating a release never uses the exchange."""
+    import logging
+
+    from autograder.common.generation import generate, prepare_course
+
+    course = tmp_path / "course"
+    course.mkdir()
+    names = prepare_course(course, ROOT, [LESSONS[0]])
+    with caplog.at_level(logging.DEBUG):
+        generate(course, names, tmp_path / "gradebook.db")
+    alarms = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert alarms == []
+    assert (course / "release" / LESSONS[0]).is_dir() or any(course.rglob(f"{LESSONS[0]}.ipynb"))

@@ -124,16 +124,25 @@ def quiet_docstring_cells(nb):
     return nb
 
 
+def nbgrader_api(course: Path, db_path: Path):
+    """nbgrader's API for ``course``, with its exchange folder made first: the API lists the
+    exchange as it starts and, where the folder is missing, logs a CRITICAL "Unwritable directory"
+    that nothing here needs (generating a release never uses the exchange)."""
+    from nbgrader.apps import NbGraderAPI
+
+    config = nbgrader_config(course, db_path)
+    Path(config.Exchange.root).mkdir(parents=True, exist_ok=True)
+    return NbGraderAPI(config=config)
+
+
 def generate(course: Path, names: list[str], db_path: Path) -> None:
     """Run nbgrader generate_assignment for each lesson inside ``course``, then silence the
     docstring-only test cells of each release (``quiet_docstring_cells``)."""
-    from nbgrader.apps import NbGraderAPI
-
     from .gradebookschema import install
 
     install()
     logging.getLogger("traitlets").setLevel(logging.ERROR)
-    api = NbGraderAPI(config=nbgrader_config(course, db_path))
+    api = nbgrader_api(course, db_path)
     for lesson in names:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             result = api.generate_assignment(lesson, force=True, create=True)

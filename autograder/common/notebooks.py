@@ -141,12 +141,14 @@ def answer_ids(nb) -> frozenset[str]:
     return frozenset(g for c in cells if isinstance(c, dict) and (g := cell_grade_id(c)).startswith("answer_"))
 
 
-def lesson_answer_ids(root: Path = ROOT) -> dict[str, frozenset[str]]:
-    """{lesson: its answer cells' grade ids}, from solutions/ (every lesson of the course)."""
+def lesson_answer_ids(root: Path = ROOT, names: list[str] | None = None) -> dict[str, frozenset[str]]:
+    """{lesson: its answer cells' grade ids}, from solutions/: of ``names``, default the lessons
+    COURSE_LESSONS keeps (``lessons``)."""
     import nbformat
 
     return {
-        n: answer_ids(nbformat.read(str(root / "solutions" / n / f"{n}.ipynb"), as_version=4)) for n in lessons(root)
+        n: answer_ids(nbformat.read(str(root / "solutions" / n / f"{n}.ipynb"), as_version=4))
+        for n in (lessons(root) if names is None else names)
     }
 
 

@@ -288,6 +288,13 @@ def estimated_minutes(path: Path) -> float:
     return main_words / READING_WPM + demos * MINUTES_PER_DEMO_CELL + points * MINUTES_PER_POINT
 
 
+def suggested_minutes(estimate: float) -> tuple[int, int]:
+    """A stated time for a measured read: a range that holds it and that tests/test_prose.py
+    accepts (at most max(15, a quarter of its start) wide), starting at the 5 minutes below."""
+    lo = 5 * int(estimate // 5)
+    return lo, lo + 15
+
+
 def report(path: Path, long: int | None = None) -> str:
     found = sections(markdown_blocks(path))
     m = measure(found)
@@ -306,8 +313,15 @@ def report(path: Path, long: int | None = None) -> str:
     if path.suffix == ".ipynb":
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         stated = stated_minutes("".join(cells[0]["source"])) if cells else None
+        estimate = estimated_minutes(path)
         if stated:
-            lines.append(f"  time: stated {stated[0]}-{stated[1]} min, measured read {estimated_minutes(path):.0f} min")
+            lines.append(f"  time: stated {stated[0]}-{stated[1]} min, measured read {estimate:.0f} min")
+        else:
+            lo, hi = suggested_minutes(estimate)
+            lines.append(
+                f"  time: none stated in the title cell; measured read {estimate:.0f} min. "
+                f"Put this line in the title cell: **Time**: {lo}–{hi} minutes."
+            )
     if long is not None:
         for s in found:
             for n, text, note in s.sentences:

@@ -35,10 +35,12 @@ class Step:
 STEPS = (
     Step(
         "folder",
-        "the lesson is one folder: NN_name, its notebook, a readable lesson.toml and library, nothing stray",
+        "the lesson is one folder: NN_name, its notebook, a readable lesson.toml and library, nothing stray; "
+        "its Python files pass ruff as make lint runs it",
         (
             "test_lesson_structure.py::test_every_lesson_folder_is_one_lesson",
             "test_mistakes.py::test_every_lesson_has_a_library_that_parses",
+            "test_lesson_lint.py::test_the_lesson_folder_passes_ruff",
         ),
     ),
     Step(
@@ -75,8 +77,9 @@ STEPS = (
     ),
     Step(
         "release",
-        "the student version: generated and committed, the CHIP block in both setup cells, no solution or "
-        "hidden line in it, stubs that raise, the prose limits and the stated time, no rule that leaks",
+        "the student version: notebooks/ holds what a fresh release writes (git is not looked at: commit it "
+        "with the lesson), the CHIP block in both setup cells, no solution or hidden line in it, stubs that "
+        "raise, the prose limits and the stated time, no rule that leaks, no retired inexact sentence",
         (
             "test_release.py::test_each_lesson_has_a_release",
             "test_student_emulation.py::test_every_setup_cell_starts_the_emulation_before_jax_opens_its_backends",
@@ -98,6 +101,7 @@ STEPS = (
             "test_prose.py::test_the_text_calls_the_lessons_functions_as_they_are_defined",
             "test_prose.py::test_seed_means_a_random_seed",
             "test_prose.py::test_every_chip_note_names_the_chip_records_jax",
+            "test_exact_sentences.py::test_retired_inexact_sentences_stay_out",
         ),
     ),
     Step(

@@ -30,7 +30,7 @@ import nbformat
 from ...common.config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ...common.lessonfolder import chip_status
 from ...common.mistakes import path_of as mistakes_path
-from ...common.notebooks import lesson_answer_ids, lessons
+from ...common.notebooks import every_lesson, lesson_answer_ids, lessons
 from ...common.textsafe import printable
 from ...common.words import plural
 from ..core import observer
@@ -161,7 +161,9 @@ def grade(
     from . import distribute
 
     submissions, out = Path(submissions).resolve(), Path(out).resolve()
-    taken = intake.take(submissions, lesson_answer_ids(root))
+    # every lesson's notebooks are recognised; scope() keeps those COURSE_LESSONS names, and a lesson
+    # it leaves out gets no row and no note (not "no lesson of this course": it is one)
+    taken = intake.take(submissions, lesson_answer_ids(root, every_lesson(root)))
     names, students = intake.scope(taken, lessons(root), names, students)
     cluster = distribute.connect(scheduler, quiet) if scheduler else None  # unreachable: fails fast
     settings, seed_source = run_seed(out, settings or Settings())
