@@ -203,11 +203,13 @@ def grade(
     def pending():
         """Each notebook's job, made when a worker can take it (feed.Feed): its bytes read then, and
         not before (issue 57: the parent held every notebook of the class before grading began).
-        A notebook graded before with the same bytes, grading and seed is recorded as it stands."""
+        A notebook graded before with the same bytes, grading and seed is recorded as it stands.
+        Read as the intake read it (intake.Submission.again): a file that became a pipe, a link, a
+        device or other bytes since is its own row's error, at once, and the class goes on."""
         for (s, n), sub in sorted(found.items()):
             try:
-                raw = sub.read()
-            except (OSError, ValueError) as exc:  # a zip member that fails now: its row says so
+                raw = sub.again()
+            except (OSError, ValueError) as exc:  # changed, gone, a zip member that fails now: its row says so
                 why, top = printable(f"{sub.name}: {exc}", 300), lesson_data[n].max_score()
                 results[(s, n)] = Result(s, n, status="error", detail=why, max_score=top)
                 progress.update(results[(s, n)])

@@ -46,6 +46,10 @@ silent ``missing``. Nothing is guessed:
 
 from __future__ import annotations
 
+import errno
+import functools
+import hashlib
+import os
 import re
 import stat
 import time
@@ -88,6 +92,19 @@ class Submission:
 
     name: str  # where it was found, printable
     read: Callable[[], bytes]  # its bytes (ValueError or OSError with a short reason if unreadable)
+    sha256: str = ""  # of the bytes the intake read: the only bytes ever graded
+
+    def again(self) -> bytes:
+        """Its bytes read again when a worker can take it, as the intake read them (capped, no link
+        followed, never waiting on a pipe): ValueError saying what became of the file since, if it
+        is no longer a regular file or no longer holds the bytes the intake read."""
+        try:
+            raw = self.read()
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"the file changed during grading: it is now {_reason(exc)}: not graded") from None
+        if hashlib.sha256(raw).hexdigest() != self.sha256:
+            raise ValueError("the file changed during grading: it now holds other bytes than when taken in: not graded")
+        return raw
 
 
 @dataclass
@@ -100,12 +117,86 @@ class Intake:
 
 
 # ---------------------------------------------------------------------------------- reading
+class NotRead(ValueError):
+    """A file that is not read: what it is (``a named pipe``, ``a symlink``, ``gone``, ``over 50 MiB``)."""
+
+
+_KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+    stat.S_IFLNK: "a symlink",
+    stat.S_IFREG: "a file",
+}
+_NOFOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+
+
+def _regular(fd: int, cap: int) -> None:
+    """Nothing if ``fd`` is a regular file of at most ``cap`` bytes; else NotRead, ``fd`` closed."""
+    st = os.fstat(fd)
+    if stat.S_ISREG(st.st_mode) and st.st_size <= cap:
+        return
+    os.close(fd)
+    raise NotRead(_over(cap) if stat.S_ISREG(st.st_mode) else _kind(st.st_mode))
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ValueError):
+        return str(exc)
+    return "gone" if isinstance(exc, FileNotFoundError) else f"unreadable ({exc.strerror or type(exc).__name__})"
+
+
+def read_regular(root: Path, parts: tuple[str, ...], cap: int = MAX_NOTEBOOK_BYTES) -> bytes:
+    """The bytes of ``root/parts``, a regular file of at most ``cap`` bytes, read once and never past
+    ``cap + 1``: each folder below ``root`` opened from the one above without following a link
+    (O_NOFOLLOW | O_DIRECTORY, so that no folder swapped for a link leads elsewhere), the file too,
+    and without blocking (O_NONBLOCK: a named pipe put in its place does not wait for a writer);
+    then fstat on what was opened decides. NotRead says what it is otherwise, OSError (ENOENT:
+    gone) why it could not be opened. Whatever the file became since it was listed, this returns
+    or raises at once: a pipe, a device, a link to /dev/zero, a sparse file of gigabytes."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in parts[:-1]:
+            try:
+                below = os.open(name, _NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise NotRead(f"below {_kind(os.lstat(name, dir_fd=fd).st_mode)} where a folder was") from None
+                raise
+            os.close(fd)
+            fd = below
+        try:
+            file = os.open(parts[-1], _NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EMLINK):  # a link; a socket
+                raise NotRead(_kind(os.lstat(parts[-1], dir_fd=fd).st_mode)) from None
+            raise
+    finally:
+        os.close(fd)
+    _regular(file, cap)
+    with os.fdopen(file, "rb", buffering=0) as f:
+        chunks, left = [], cap + 1
+        while left > 0 and (chunk := f.read(min(left, 2**20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    data = b"".join(chunks)
+    if len(data) > cap:  # it grew while read
+        raise NotRead(_over(cap))
+    return data
+
+
 def entries(submissions: Path) -> tuple[list[Entry], list[str]]:
     """Every file and folder of a folder or a zip, and notes on what was refused unread."""
     submissions = Path(submissions)
     if submissions.is_dir() and not submissions.is_symlink():
         return list(_folder(submissions, submissions)), []
-    if submissions.suffix.lower() == ".zip" and submissions.is_file():
+    if submissions.suffix.lower() == ".zip":
         return _zip(submissions)
     raise IntakeError(f"{printable(str(submissions))}: neither a folder of submissions nor a .zip of one")
 
@@ -126,30 +217,46 @@ def _folder(root: Path, folder: Path):
             if p.name.startswith(".") or p.name == "__MACOSX":
                 continue
             try:
-                if p.is_symlink():  # never followed: it could point at solutions/ or another student's work
+                st = p.lstat()
+                if stat.S_ISLNK(st.st_mode):  # never followed: it could point at solutions/ or another student's work
                     yield Entry(parts, bad="a symlink: not followed, not graded")
-                elif p.is_dir():
+                elif stat.S_ISDIR(st.st_mode):
                     if len(parts) > MAX_FOLDER_DEPTH:
                         yield Entry(parts, bad=f"folders nested over {MAX_FOLDER_DEPTH} deep: not read")
                         continue
                     yield Entry(parts, folder=True)
                     stack.append(p)
-                elif p.is_file():
-                    st = p.lstat()
+                elif not stat.S_ISREG(st.st_mode):  # a pipe would block its reader, a device never end
+                    yield Entry(parts, st.st_mtime, bad=f"{_kind(st.st_mode)}, not a file: not read")
+                else:  # read once, by read_regular, as what it is then (the listing said what it was)
                     big = st.st_size > MAX_NOTEBOOK_BYTES
-                    reader = None if big else p.read_bytes
+                    reader = None if big else functools.partial(read_regular, root, parts)
                     yield Entry(parts, st.st_mtime, reader, _too_big() if big else "", size=st.st_size)
             except OSError as exc:
                 yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
 
 
+def _over(cap: int = MAX_NOTEBOOK_BYTES) -> str:
+    return f"over {human_bytes(cap)}"
+
+
 def _too_big() -> str:
-    return f"over {MAX_NOTEBOOK_BYTES // 2**20} MiB: not read"
+    return f"{_over()}: not read"
 
 
 def _zip(path: Path) -> tuple[list[Entry], list[str]]:
+    """The zip's entries, each member read through one file opened here and held (O_NONBLOCK: a pipe
+    named .zip is refused, not waited on): a zip renamed over it later changes nothing read."""
     try:
-        zf = zipfile.ZipFile(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        fd = None
+    if fd is None or not stat.S_ISREG(os.fstat(fd).st_mode):
+        if fd is not None:
+            os.close(fd)
+        raise IntakeError(f"{printable(str(path))}: neither a folder of submissions nor a .zip of one")
+    try:
+        zf = zipfile.ZipFile(os.fdopen(fd, "rb"))
     except (zipfile.BadZipFile, OSError, ValueError) as exc:  # UnicodeDecodeError: a bad member name
         raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
     out, notes = [], []
@@ -280,10 +387,12 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             try:
                 raw = read()
                 spent[student] += max(0, len(raw) - e.size)  # a zip header that said less
+            except NotRead as exc:  # what the file became between its listing and its reading
+                read, why = None, f"not read: it is {exc}"
             except ValueError as exc:  # a corrupt zip member: refused, named
                 read, why = None, str(exc)
             except OSError as exc:  # the reason, not the instructor's path
-                read, why = None, f"cannot be read ({exc.strerror or type(exc).__name__})"
+                read, why = None, f"not read: it is {_reason(exc)}"
         if read is not None:
             try:
                 lessons = match_lessons(answer_ids(parse_notebook(raw)), known)
@@ -306,12 +415,13 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
                 f"{shown} is named like {hint}; its exercises are {lesson}'s: graded as {lesson}"
             )
         rank = (bool(lessons), read is not None, submission_id, _resubmission(filename), e.mtime, "/".join(e.parts))
-        candidates.setdefault((student, lesson), []).append((rank, shown, read, why))
+        sha = hashlib.sha256(raw).hexdigest() if read is not None else ""
+        candidates.setdefault((student, lesson), []).append((rank, shown, read, why, sha))
     for key, found in sorted(candidates.items()):
         found.sort(key=lambda c: c[0], reverse=True)
-        (_, shown, read, why), others = found[0], found[1:]
-        if read is not None:  # the grader reads it again and says what is wrong with it, if anything
-            taken.found[key] = Submission(shown, read)
+        (_, shown, read, why, sha), others = found[0], found[1:]
+        if read is not None:  # read again when a worker takes it: the same bytes or its row says why not
+            taken.found[key] = Submission(shown, read, sha)
         else:
             taken.refused[key] = printable(f"{shown}: {why}" if why else shown, 300)
         if others:
