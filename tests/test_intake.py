@@ -201,7 +201,9 @@ def test_one_uploaders_padding_never_decides_whether_classmates_are_read(tmp_pat
     cap = 200_000  # small caps, as the real ones (1 GiB a student, 50 MiB a notebook) scaled down
     monkeypatch.setattr(module, "MAX_STUDENT_BYTES", cap, raising=False)
     monkeypatch.setattr(module, "MAX_ZIP_BYTES", cap, raising=False)  # the old one budget of the zip's
-    monkeypatch.setattr(module, "MAX_NOTEBOOK_BYTES", cap)
+    from autograder.grader.classroom import reading
+
+    monkeypatch.setattr(reading, "MAX_NOTEBOOK_BYTES", cap)  # the reader's cap (reading.py since issue 65)
     assert len(text(ONE).encode()) < cap // 2, "a classmate's notebook fits the budget twice"
     classmates = {f"ada/{ONE}.ipynb": text(ONE), f"bob/Copy of {ONE}.ipynb": text(ONE)}
 
