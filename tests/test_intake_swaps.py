@@ -226,3 +226,28 @@ def test_a_file_swapped_between_listing_and_reading_is_named_by_what_it_became(t
         if student == "changed":  # other bytes before it was read: those are read, once
             continue
         assert f"not read: it is {reason}" in taken.refused[(student, LESSON)], student
+
+
+def test_a_folder_swapped_for_a_link_while_the_class_is_listed_lists_nothing_elsewhere(tmp_path, monkeypatch):
+    """Once SUBMISSIONS itself is listed, a student's folder is swapped for a link to a folder
+    elsewhere holding the solution (and could be / or /proc): the walk does not follow it, nothing
+    there is listed or read, the folder is named; the classmate is found."""
+    subs = tmp_path / "submissions"
+    for student in ("hopped", "zed"):
+        (subs / student).mkdir(parents=True)
+        (subs / student / NB).write_bytes(RIGHT if student == "zed" else BLANK)
+    real, calls = os.listdir, []
+
+    def list_then_swap(path=".", *rest):
+        names = real(path, *rest)
+        calls.append(path)
+        if len(calls) == 1:  # SUBMISSIONS listed: its student folders are next
+            folder_to_link(subs / "hopped" / NB)
+        return names
+
+    monkeypatch.setattr(os, "listdir", list_then_swap)
+    taken = intake.take(subs, known())
+    monkeypatch.undo()
+    print(taken.notes, taken.refused)
+    assert ("hopped", LESSON) not in taken.found and ("zed", LESSON) in taken.found
+    assert any("hopped" in n and "symlink" in n for n in taken.notes), taken.notes

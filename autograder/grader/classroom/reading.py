@@ -100,6 +100,26 @@ def reason(exc: BaseException) -> str:
     return "gone" if isinstance(exc, FileNotFoundError) else f"unreadable ({exc.strerror or type(exc).__name__})"
 
 
+def _open_folder(root: Path, parts: tuple[str, ...]) -> int:
+    """A descriptor of the folder ``root/parts``, each folder below ``root`` opened from the one
+    above with O_NOFOLLOW | O_DIRECTORY: NotRead if one of them is now a link or a file."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in parts:
+            try:
+                below = os.open(name, _NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise NotRead(f"below {_kind(os.lstat(name, dir_fd=fd).st_mode)} where a folder was") from None
+                raise
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def read_regular(root: Path, parts: tuple[str, ...], cap: int | None = None) -> bytes:
     """The bytes of ``root/parts``, a regular file of at most ``cap`` bytes (MAX_NOTEBOOK_BYTES),
     read once and never past ``cap + 1``: each folder below ``root`` opened from the one above
@@ -110,17 +130,8 @@ def read_regular(root: Path, parts: tuple[str, ...], cap: int | None = None) -> 
     it was listed, this returns or raises at once: a pipe, a device, a link to /dev/zero, a
     sparse file of gigabytes."""
     cap = MAX_NOTEBOOK_BYTES if cap is None else cap
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fd = _open_folder(root, parts[:-1])
     try:
-        for name in parts[:-1]:
-            try:
-                below = os.open(name, _NOFOLLOW | os.O_DIRECTORY, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise NotRead(f"below {_kind(os.lstat(name, dir_fd=fd).st_mode)} where a folder was") from None
-                raise
-            os.close(fd)
-            fd = below
         try:
             file = os.open(parts[-1], _NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
         except OSError as exc:
@@ -153,37 +164,59 @@ def entries(submissions: Path) -> tuple[list[Entry], list[str]]:
 
 def _folder(root: Path, folder: Path):
     """Every entry below ``folder``, depth first, without recursion: a folder nested deeper than
-    MAX_FOLDER_DEPTH or one that cannot be listed is named, never a crash."""
-    stack = [folder]
+    MAX_FOLDER_DEPTH or one that cannot be listed is named, never a crash. Each folder is listed
+    through a descriptor opened as read_regular opens one (no link followed at any level), so that
+    a student's folder swapped for a link while the class is listed lists nothing elsewhere."""
+    stack = [folder.relative_to(root).parts]
     while stack:
         here = stack.pop()
         try:
-            listing = sorted(here.iterdir(), reverse=True)
-        except OSError as exc:
-            yield Entry(here.relative_to(root).parts, bad=f"cannot be listed ({exc.strerror or type(exc).__name__})")
+            fd = _open_folder(root, here)
+        except NotRead as exc:  # swapped for a link since its folder was listed: not followed
+            yield Entry(here, bad=f"not listed: {exc}")
             continue
-        for p in listing:
-            parts = p.relative_to(root).parts
-            if p.name.startswith(".") or p.name == "__MACOSX":
+        except OSError as exc:
+            yield Entry(here, bad=f"cannot be listed ({exc.strerror or type(exc).__name__})")
+            continue
+        try:
+            listing = [(n, _lstat(fd, n)) for n in sorted(_names(fd), reverse=True)]
+        except OSError as exc:
+            yield Entry(here, bad=f"cannot be listed ({exc.strerror or type(exc).__name__})")
+            continue
+        finally:
+            os.close(fd)
+        for name, st in listing:
+            parts = (*here, name)
+            if name.startswith(".") or name == "__MACOSX":
                 continue
-            try:
-                st = p.lstat()
-                if stat.S_ISLNK(st.st_mode):  # never followed: it could point at solutions/ or another student's work
-                    yield Entry(parts, bad="a symlink: not followed, not graded")
-                elif stat.S_ISDIR(st.st_mode):
-                    if len(parts) > MAX_FOLDER_DEPTH:
-                        yield Entry(parts, bad=f"folders nested over {MAX_FOLDER_DEPTH} deep: not read")
-                        continue
-                    yield Entry(parts, folder=True)
-                    stack.append(p)
-                elif not stat.S_ISREG(st.st_mode):  # a pipe would block its reader, a device never end
-                    yield Entry(parts, st.st_mtime, bad=f"{_kind(st.st_mode)}, not a file: not read")
-                else:  # read once, by read_regular, as what it is then (the listing said what it was)
-                    big = st.st_size > MAX_NOTEBOOK_BYTES
-                    reader = None if big else functools.partial(read_regular, root, parts)
-                    yield Entry(parts, st.st_mtime, reader, _too_big() if big else "", size=st.st_size)
-            except OSError as exc:
-                yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
+            if isinstance(st, OSError):
+                yield Entry(parts, bad=f"cannot be read ({st.strerror or type(st).__name__})")
+            elif stat.S_ISLNK(st.st_mode):  # never followed: it could point at solutions/ or another student's work
+                yield Entry(parts, bad="a symlink: not followed, not graded")
+            elif stat.S_ISDIR(st.st_mode):
+                if len(parts) > MAX_FOLDER_DEPTH:
+                    yield Entry(parts, bad=f"folders nested over {MAX_FOLDER_DEPTH} deep: not read")
+                    continue
+                yield Entry(parts, folder=True)
+                stack.append(parts)
+            elif not stat.S_ISREG(st.st_mode):  # a pipe would block its reader, a device never end
+                yield Entry(parts, st.st_mtime, bad=f"{_kind(st.st_mode)}, not a file: not read")
+            else:  # read once, by read_regular, as what it is then (the listing said what it was)
+                big = st.st_size > MAX_NOTEBOOK_BYTES
+                reader = None if big else functools.partial(read_regular, root, parts)
+                yield Entry(parts, st.st_mtime, reader, _too_big() if big else "", size=st.st_size)
+
+
+def _names(fd: int) -> list[str]:
+    """The names in the folder open at ``fd``."""
+    return os.listdir(fd)
+
+
+def _lstat(fd: int, name: str) -> os.stat_result | OSError:
+    try:
+        return os.lstat(name, dir_fd=fd)
+    except OSError as exc:
+        return exc
 
 
 def _over(cap: int | None = None) -> str:
