@@ -229,23 +229,23 @@ def test_a_file_swapped_between_listing_and_reading_is_named_by_what_it_became(t
 
 
 def test_a_folder_swapped_for_a_link_while_the_class_is_listed_lists_nothing_elsewhere(tmp_path, monkeypatch):
-    """Once SUBMISSIONS itself is listed, a student's folder is swapped for a link to a folder
+    """Once the walk has seen a student's folder as a folder, it is swapped for a link to a folder
     elsewhere holding the solution (and could be / or /proc): the walk does not follow it, nothing
     there is listed or read, the folder is named; the classmate is found."""
     subs = tmp_path / "submissions"
     for student in ("hopped", "zed"):
         (subs / student).mkdir(parents=True)
         (subs / student / NB).write_bytes(RIGHT if student == "zed" else BLANK)
-    real, calls = os.listdir, []
+    real, swapped = os.lstat, []
 
-    def list_then_swap(path=".", *rest):
-        names = real(path, *rest)
-        calls.append(path)
-        if len(calls) == 1:  # SUBMISSIONS listed: its student folders are next
+    def lstat_then_swap(path, *args, **kwargs):
+        st = real(path, *args, **kwargs)
+        if os.fspath(path).endswith("hopped") and not swapped:  # seen as a folder: swapped now
+            swapped.append(path)
             folder_to_link(subs / "hopped" / NB)
-        return names
+        return st
 
-    monkeypatch.setattr(os, "listdir", list_then_swap)
+    monkeypatch.setattr(os, "lstat", lstat_then_swap)
     taken = intake.take(subs, known())
     monkeypatch.undo()
     print(taken.notes, taken.refused)
