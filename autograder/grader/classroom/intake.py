@@ -24,11 +24,13 @@ SUBMISSIONS is a folder, or an LMS's ``.zip`` of one (read with zipfile, never e
   ``_<subtype>_<type>_`` = ``_assignsubmission_file_``; and its help string ``downloadasfolders_help``
   (MDL-62831). The student is ``<Full Name>_<participant id>``: names are not unique, the id is.
 
+Each file's bytes are read once, capped, never through a link nor waiting on a pipe (reading.py:
+read again when a worker takes it, they must be the same bytes, else that row is an ``error``).
 Each notebook is read by ``submissions.parse_notebook``, every size bounded before it parses (one
 past a bound is unreadable, with the bound as its reason), one at a time. Its lesson is decided by
 its exercises (its answer cells' grade ids, notebooks.match_lessons), whatever the file is called.
 The file name (LMS prefix, "Copy of", " (1)", "-1" removed) decides only for a file that cannot say
-(unreadable, a symlink, too large, no answer cells), so that its row is an ``error``, never a
+(unreadable, a symlink or a pipe, too large, no answer cells), so that its row is an ``error``, never a
 silent ``missing``. Nothing is guessed:
 - two notebooks of one student for one lesson: the one recognised by its exercises, then the
   newest (Canvas's submission id, then its resubmission number, then the file's modification time,
