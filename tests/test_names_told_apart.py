@@ -129,3 +129,17 @@ def test_the_intake_never_merges_them(tmp_path):
         (tmp_path / name / f"{LESSON}.ipynb").write_text(nb)
     taken = take(tmp_path, lesson_answer_ids(ROOT))
     assert set(taken.found) == {(n, LESSON) for n in NAMES}
+
+
+def test_a_name_made_to_look_like_a_told_apart_face_or_folder_takes_neither():
+    """A student who names a folder as another's told-apart face (``caf<U+00E9>``) or folder
+    (``alice~`` and its hash) does not take it: faces stay distinct, folders distinct on a blind disk."""
+    import hashlib
+
+    from autograder.common.textsafe import folder_names, told_apart
+
+    h = hashlib.sha256(b"alice").hexdigest()
+    names = [NFC, NFD, "caf<U+00E9>", "Alice", "alice", f"alice~{h[:16]}", f"alice~{h}"]
+    faces_are_distinct(told_apart(names).values())
+    folders = folder_names(names).values()
+    assert len({blind(f) for f in folders}) == len(names), folders

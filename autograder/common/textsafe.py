@@ -157,6 +157,10 @@ def folder_names(names: Iterable[str]) -> dict[str, str]:
             out[n] = f"{stem[: 220 - width]}~{digest[:width]}"
             if name_key(out[n]) not in used:
                 break
+        k = 1
+        while name_key(out[n]) in used:  # another student named exactly so: the folder is not theirs
+            k += 1
+            out[n] = f"{stem[:150]}~{digest}-{k}"
         used.add(name_key(out[n]))
     return out
 
