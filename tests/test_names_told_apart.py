@@ -143,3 +143,18 @@ def test_a_name_made_to_look_like_a_told_apart_face_or_folder_takes_neither():
     faces_are_distinct(told_apart(names).values())
     folders = folder_names(names).values()
     assert len({blind(f) for f in folders}) == len(names), folders
+
+
+def test_an_override_names_a_student_by_the_face_grades_csv_shows(tmp_path):
+    """The instructor copies ``cafe<U+0301>`` from grades.csv into ``override --student``: the
+    override is the NFD student's, not the NFC one's, and not refused."""
+    import json
+
+    from autograder.grader.classroom.overrides import record
+
+    rows = {(r.student, r.lesson): r for r in a_class(tmp_path)}
+    grades = csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8"))
+    face = next(g["student"] for g in grades if g["student"].startswith("cafe"))
+    record(tmp_path, face, "01", rows, 12.0, "regraded by hand", False)
+    [line] = (tmp_path / "overrides.jsonl").read_text().splitlines()
+    assert json.loads(line)["student"] == NFD
