@@ -222,7 +222,7 @@ def override(args) -> int:
     """Record (or remove) an override, then rewrite OUT's outputs from its journal: no grading."""
     from .grader.classroom.classrun import rewrite
     from .grader.classroom.gradebook import Journal
-    from .grader.classroom.overrides import OverrideError, record
+    from .grader.classroom.overrides import OverrideError, record, student_of
 
     out = args.out.resolve()
     rows = Journal(out / "journal.jsonl").rows
@@ -231,7 +231,8 @@ def override(args) -> int:
     except OverrideError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    key = next(k for k in rows if k[0] == args.student and args.lesson in (k[1], k[1].split("_", 1)[0]))
+    student = student_of(rows, args.student)  # the name, or its face in grades.csv
+    key = next(k for k in rows if k[0] == student and args.lesson in (k[1], k[1].split("_", 1)[0]))
     rewrite(out, touched=frozenset({key}), quiet=True)
     from .report import report_class
 

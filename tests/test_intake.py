@@ -201,7 +201,9 @@ def test_one_uploaders_padding_never_decides_whether_classmates_are_read(tmp_pat
     cap = 200_000  # small caps, as the real ones (1 GiB a student, 50 MiB a notebook) scaled down
     monkeypatch.setattr(module, "MAX_STUDENT_BYTES", cap, raising=False)
     monkeypatch.setattr(module, "MAX_ZIP_BYTES", cap, raising=False)  # the old one budget of the zip's
-    monkeypatch.setattr(module, "MAX_NOTEBOOK_BYTES", cap)
+    from autograder.grader.classroom import reading
+
+    monkeypatch.setattr(reading, "MAX_NOTEBOOK_BYTES", cap)  # the reader's cap (reading.py since issue 65)
     assert len(text(ONE).encode()) < cap // 2, "a classmate's notebook fits the budget twice"
     classmates = {f"ada/{ONE}.ipynb": text(ONE), f"bob/Copy of {ONE}.ipynb": text(ONE)}
 
@@ -302,17 +304,19 @@ def test_red_team_5_an_unlistable_folder_is_named(tmp_path):
     (root / "ok").mkdir(parents=True)
     (root / "ok" / f"{ONE}.ipynb").write_text(text(ONE))
     (root / "ada" / "locked").mkdir(parents=True)
-    real = intake().Path.iterdir
+    from autograder.grader.classroom import reading  # the folder walk (reading.py since issue 65)
 
-    def iterdir(self):
-        if self.name == "locked":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    real = reading._open_folder
+
+    def open_folder(top, parts):
+        if parts[-1:] == ("locked",):
+            raise PermissionError(13, "Permission denied", "locked")
+        return real(top, parts)
 
     import pytest as _pytest
 
     with _pytest.MonkeyPatch.context() as m:
-        m.setattr(intake().Path, "iterdir", iterdir)
+        m.setattr(reading, "_open_folder", open_folder)
         taken = intake().take(root, known())
     assert ("ok", ONE) in taken.found
     notes = " ".join(taken.notes)

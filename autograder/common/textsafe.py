@@ -14,7 +14,10 @@ detail) reaches a terminal, a CSV or a page through here:
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -95,6 +98,71 @@ def csv_forms(name: str) -> set[str]:
     """The ways a CSV writer that neutralises cells may have written ``name``."""
     escaped = escape_controls(str(name))
     return {name_cell(name), safe_csv_cell(name), escaped, "'" + escaped}
+
+
+def name_key(name: str) -> str:
+    """What a reader, or a file system that ignores case or normalisation (macOS, Windows), may take
+    for the same name: two names with one key differ only in Unicode normalisation or case."""
+    return unicodedata.normalize("NFKC", whole_text(str(name))).casefold()
+
+
+def _spelled(name: str) -> str:
+    """``name`` with each character past ASCII, and ``<``, spelled out as ``<U+00E9>``: one-to-one
+    (no ``<`` is left unspelled) and printed alike by nothing (ASCII only)."""
+    return "".join(c if c < "\x80" and c != "<" else f"<U+{ord(c):04X}>" for c in whole_text(str(name)))
+
+
+def told_apart(names: Iterable[str]) -> dict[str, str]:
+    """Each name as a person is shown it (terminal, CSVs, pages): itself, unless another of
+    ``names`` differs from it only in normalisation or case (name_key), or would print as it does:
+    then spelled out (``café`` as NFC ``caf<U+00E9>``, as NFD ``cafe<U+0301>``), until no two print
+    alike (NFC). The names themselves, the rows' keys, are never changed: this is only their face."""
+    names = sorted(set(names))
+    by_key: dict[str, list[str]] = {}
+    for n in names:
+        by_key.setdefault(name_key(n), []).append(n)
+    marked = {n for group in by_key.values() if len(group) > 1 for n in group}
+    while True:  # a spelled name may look like another's own: spell both (marks only grow)
+        shown = {n: _spelled(n) if n in marked else n for n in names}
+        faces: dict[str, list[str]] = {}
+        for n, face in shown.items():
+            faces.setdefault(unicodedata.normalize("NFC", face), []).append(n)
+        more = {n for group in faces.values() if len(group) > 1 for n in group} - marked
+        if not more:
+            return shown
+        marked |= more
+
+
+def folder_names(names: Iterable[str]) -> dict[str, str]:
+    """Each name as the folder that holds its feedback: itself, unless another of ``names`` differs
+    from it only in normalisation or case (a case- or normalisation-insensitive file system, as an
+    instructor's macOS or Windows copy, would make the two one folder): then spelled out, brackets
+    as parentheses, and ``~`` and 16 hex digits of the name's own sha256, at most 220 bytes. No two
+    folders share a name_key."""
+    names = sorted(set(names))
+    keys: dict[str, int] = {}
+    for n in names:
+        keys[name_key(n)] = keys.get(name_key(n), 0) + 1
+    out, used = {}, set()
+    for n in names:
+        if keys[name_key(n)] == 1:
+            out[n] = n
+            used.add(name_key(n))
+    for n in names:
+        if n in out:
+            continue
+        digest = hashlib.sha256(whole_text(n).encode("utf-8")).hexdigest()
+        stem = _spelled(n).replace("<", "(").replace(">", ")").replace("/", "_")
+        for width in (16, 64):
+            out[n] = f"{stem[: 220 - width]}~{digest[:width]}"
+            if name_key(out[n]) not in used:
+                break
+        k = 1
+        while name_key(out[n]) in used:  # another student named exactly so: the folder is not theirs
+            k += 1
+            out[n] = f"{stem[:150]}~{digest}-{k}"
+        used.add(name_key(out[n]))
+    return out
 
 
 def write_safe_csv(path: Path, rows, *, delimiter: str = ",", bom: bool = False, lineterminator: str = "\r\n") -> Path:

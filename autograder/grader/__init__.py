@@ -53,6 +53,7 @@ notebook/    one notebook
   verdict.py        points_of (how a cell becomes points) and status (which status wins)
 classroom/   a class
   intake.py         what a download holds: student folders, Canvas and Moodle names, zips; lesson by exercises
+  reading.py        its files read once, capped, no link followed, never waiting; read again only as the same bytes
   classrun.py       a class: lessons built once, workers in parallel, the parent records
   pool.py           the local worker pool (--jobs N): outcomes recorded as they arrive, Ctrl-C between waits
   feed.py           the jobs still to hand out, made one at a time as workers take them (the class is streamed)

@@ -34,7 +34,8 @@ from pathlib import Path, PurePosixPath
 
 from ..common.lmsnames import CANVAS, MOODLE
 from ..grader.core.model import Result, Status
-from ..common.textsafe import printable
+from ..common.textsafe import name_key, printable
+from ..grader.classroom.outputs import feedback_folders
 from ..common.words import plural
 
 FORMATS = ("auto", "students", "canvas", "moodle")
@@ -112,8 +113,9 @@ def load_rows(out: Path) -> list[Result]:
     return [r for r in rows if r.status != Status.MISSING]
 
 
-def page_of(out: Path, r: Result) -> bytes:
-    path = Path(out) / "feedback" / r.student / f"{r.lesson}.html"
+def page_of(out: Path, r: Result, folders: dict[str, str] | None = None) -> bytes:
+    """The row's feedback page; ``folders``: outputs.feedback_folders of the class's rows."""
+    path = Path(out) / "feedback" / (folders or {}).get(r.student, r.student) / f"{r.lesson}.html"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no feedback page for a graded row (rerun `report` or the grade)")
     return path.read_bytes()
@@ -131,12 +133,13 @@ def pack(out: Path, asked: str = "auto") -> Packed:
             old.unlink()
     packed = Packed()
     per_student: dict[str, dict[str, bytes]] = {}
+    folders = feedback_folders(rows)
     for lesson in sorted({r.lesson for r in rows}):
         mine = [r for r in rows if r.lesson == lesson]
         form = form_of(mine, asked)
         if form == "students":
             for r in mine:
-                per_student.setdefault(r.student, {})[f"{lesson}.html"] = page_of(out, r)
+                per_student.setdefault(r.student, {})[f"{lesson}.html"] = page_of(out, r, folders)
             continue
         members = {}
         for r in mine:
@@ -146,7 +149,7 @@ def pack(out: Path, asked: str = "auto") -> Packed:
                 why = f"not uploaded as {form.capitalize()} names its downloads ({upload})"
                 packed.left_out.append(f"{printable(r.student, 60, keep='')}/{lesson}: {why}")
                 continue
-            members[name] = page_of(out, r)
+            members[name] = page_of(out, r, folders)
         if members:
             packed.archives.append(_write_zip(target / f"{lesson}-{form}.zip", members))
     for student, name in archive_names(sorted(per_student)).items():
@@ -157,19 +160,20 @@ def pack(out: Path, asked: str = "auto") -> Packed:
 
 def archive_names(students: list[str]) -> dict[str, str]:
     """Each student's archive name: their file_safe name, and where two names fall on one file
-    (a case-insensitive file system, or names file_safe makes alike) "-2", "-3"... after it,
+    (a file system blind to case or normalisation: textsafe.name_key; or names file_safe makes
+    alike) "-2", "-3"... after it,
     chosen so that it is no other student's name either: no archive is named after a student
     whose page it does not hold."""
-    taken = {file_safe(s).lower() for s in students}
+    taken = {name_key(file_safe(s)) for s in students}
     used: set[str] = set()
     names = {}
     for student in students:
         base = name = file_safe(student)
         k = 1
-        while name.lower() in used or (name != base and name.lower() in taken):
+        while name_key(name) in used or (name != base and name_key(name) in taken):
             k += 1
             name = f"{base}-{k}"
-        used.add(name.lower())
+        used.add(name_key(name))
         names[student] = name
     return names
 

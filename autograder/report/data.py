@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..common.textsafe import told_apart
 from ..grader.core.model import GRADED, Outcome
 
 STATUSES = tuple(str(s) for s in GRADED)  # a grades.csv row's status (a grader-error row is never written)
@@ -67,6 +68,11 @@ class ClassData:
     @property
     def students(self) -> list[str]:
         return sorted({r.student for r in self.rows})
+
+    def shown(self) -> dict[str, str]:
+        """Each student as a person reads the name (textsafe.told_apart): names that differ only in
+        normalisation or case never print alike; the rows keep the names themselves."""
+        return told_apart(self.students)
 
     def lesson_rows(self, lesson: str) -> list[Row]:
         return [r for r in self.rows if r.lesson == lesson]

@@ -52,5 +52,6 @@ def write_missing(out: Path, data: ClassData) -> Path:
     with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["lesson", "student"])
-        w.writerows([r.lesson, name_cell(r.student)] for r in rows)
+        shown = data.shown()
+        w.writerows([r.lesson, name_cell(shown[r.student])] for r in rows)
     return path

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from ..common.words import human_bytes
 from ..common import templating
+from ..common.textsafe import told_apart
+from ..grader.classroom.outputs import feedback_folders
 from .data import NEEDS_A_HUMAN, STATUSES, ClassData, Row
 from .figures import checks_figure, lesson_figure, overview_figure
 from .glance import LISTED, MISSING_CSV, human_counts, human_rows, status_counts, write_missing
@@ -34,10 +36,11 @@ NAMES_INLINE = 8  # a group of at most this many students is named inline, a lar
 NAMES_LISTED = 40  # a folded group names at most this many (tests.csv and grades.csv hold all)
 
 
-def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | None:
+def feedback_href(data: ClassData, row: Row, root: Path | None = None, folders: dict | None = None) -> str | None:
     """The relative link to the row's feedback page when OUT/feedback holds it, else None
-    (``root``: OUT/feedback resolved, when the caller has it)."""
-    path = data.out / "feedback" / row.student / f"{row.lesson}.html"
+    (``root``: OUT/feedback resolved, ``folders``: outputs.feedback_folders, when the caller has them)."""
+    folder = (folders or feedback_folders(data.rows)).get(row.student, row.student)
+    path = data.out / "feedback" / folder / f"{row.lesson}.html"
     try:
         root = root or (data.out / "feedback").resolve()
         exists = path.is_file() and path.resolve().is_relative_to(root)
@@ -45,7 +48,7 @@ def feedback_href(data: ClassData, row: Row, root: Path | None = None) -> str | 
         exists = False
     if not exists:
         return None
-    return f"feedback/{urllib.parse.quote(row.student, safe='')}/{urllib.parse.quote(f'{row.lesson}.html', safe='')}"
+    return f"feedback/{urllib.parse.quote(folder, safe='')}/{urllib.parse.quote(f'{row.lesson}.html', safe='')}"
 
 
 def reteach(top: list[CheckStats], found: list[Misconception] = (), broken: list[RuleBroken] = ()) -> list[dict]:
@@ -112,11 +115,12 @@ def render(data: ClassData) -> str:
     broken = rules_broken(data)
     feedback = (data.out / "feedback").resolve()
     links: dict[tuple[str, str], str | None] = {}
+    folders = feedback_folders(data.rows)
 
     def href(row: Row) -> str | None:  # one look on disk per row, however often the page names it
         key = (row.student, row.lesson)
         if key not in links:
-            links[key] = feedback_href(data, row, feedback)
+            links[key] = feedback_href(data, row, feedback, folders)
         return links[key]
 
     timed = [r for r in data.rows if r.seconds]
@@ -162,6 +166,7 @@ def render(data: ClassData) -> str:
         unrecorded=not_yet_recorded(data),
         exports=[p for p in EXPORTS if (data.out / p).is_file()],
         href=href,
+        shown=told_apart(data.students),  # names that differ only in normalisation or case, told apart
     )
 
 

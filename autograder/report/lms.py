@@ -24,9 +24,10 @@ def wide_rows(data: ClassData) -> list[list]:
     maxes = [max((r.max_score for r in data.lesson_rows(n)), default=0.0) for n in lessons]
     table = [["student", *lessons, "total"], [POINTS_ROW, *maxes, sum(maxes)]]
     scores = {(r.student, r.lesson): r.score for r in data.rows}
+    shown = data.shown()
     for s in data.students:
         mine = [scores.get((s, n)) for n in lessons]
-        table.append([name_cell(s), *mine, sum(x for x in mine if x is not None)])  # as grades.csv names them
+        table.append([name_cell(shown[s]), *mine, sum(x for x in mine if x is not None)])  # as grades.csv names them
     return table
 
 
@@ -130,6 +131,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
     keys = {i: _row_keys(header[:width], table[i]) for i in range(1, len(table)) if i not in points_rows}
     students = [i for i, (ids, names) in keys.items() if ids or names]  # not Canvas's "Manual Posting" row
     problems, matched = [], {}
+    shown = data.shown()  # roster_check.csv names them as grades.csv does
     for s in data.students:
         hits = []
         # a Moodle download's student is "<Full Name>_<participant id>": the name alone, if need be
@@ -142,7 +144,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
             problems.append(
                 {
                     "kind": "graded, not in roster",
-                    "student": s,
+                    "student": shown[s],
                     "roster_row": "",
                     "detail": "no roster row has this folder name as an ID, login, email or name",
                 }
@@ -151,7 +153,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
             problems.append(
                 {
                     "kind": "ambiguous",
-                    "student": s,
+                    "student": shown[s],
                     "roster_row": " ".join(str(i + 1) for i in hits),
                     "detail": "several roster rows match: not filled",
                 }
@@ -163,7 +165,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
             problems.append(
                 {
                     "kind": "ambiguous",
-                    "student": " ".join(who),
+                    "student": " ".join(shown[w] for w in who),
                     "roster_row": str(i + 1),
                     "detail": "several submission folders match this roster row: not filled",
                 }
@@ -176,7 +178,7 @@ def fill_roster(data: ClassData, roster: Path) -> tuple[list[list[str]], list[di
                 problems.append(  # nothing submitted in this download is no reason to erase a grade
                     {
                         "kind": "kept the LMS's grade",
-                        "student": who[0],
+                        "student": shown[who[0]],
                         "roster_row": str(i + 1),
                         "detail": f"{header[c]}: {table[i][c].strip()} kept (no notebook of {n} in this download)",
                     }

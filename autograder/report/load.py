@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..grader.core.model import Result, Status, lesson_keyed
-from ..common.textsafe import csv_forms, name_cell, safe_csv_cell
+from ..common.textsafe import csv_forms, name_cell, safe_csv_cell, told_apart
 from .data import OUTCOMES, STATUSES, Check, ClassData, Row, fmt
 
 
@@ -53,13 +53,16 @@ def load(out: Path) -> ClassData:
     # any writer that escapes control characters the same way with or without the leading ').
     # The grader's own form (name_cell) is one-to-one and joins first: another name's looser form
     # never takes a row that is exactly someone's.
+    # A name that differs from another only in normalisation or case is written in its told-apart
+    # form (textsafe.told_apart, one-to-one over the class): that form joins first.
     by_key, joins = {}, {}
+    shown = told_apart(d["student"] for d in results)
     for d in results:
-        key = (name_cell(d["student"]), safe_csv_cell(d["lesson"]))
+        key = (name_cell(shown[d["student"]]), safe_csv_cell(d["lesson"]))
         by_key[key] = d
         joins[key] = key
     for d in results:
-        key = (name_cell(d["student"]), safe_csv_cell(d["lesson"]))
+        key = (name_cell(shown[d["student"]]), safe_csv_cell(d["lesson"]))
         for form in csv_forms(d["student"]):
             joins.setdefault((form, key[1]), key)
 

@@ -31,7 +31,7 @@ from ...common.config import RELEASE_DIR, ROOT, SOURCE_DIR
 from ...common.lessonfolder import chip_status
 from ...common.mistakes import path_of as mistakes_path
 from ...common.notebooks import every_lesson, lesson_answer_ids, lessons
-from ...common.textsafe import printable
+from ...common.textsafe import printable, told_apart
 from ...common.words import plural
 from ..core import observer
 from ..core.model import Job, Result, Status
@@ -73,8 +73,9 @@ def load_lessons(root: Path, names: list[str], db_path: Path) -> dict[str, Lesso
 
 
 class Progress:
-    def __init__(self, total: int, quiet: bool):
+    def __init__(self, total: int, quiet: bool, shown: dict[str, str] | None = None):
         self.total, self.done, self.quiet, self.t0 = total, 0, quiet, time.perf_counter()
+        self.shown = shown or {}  # textsafe.told_apart of the class: two names never print alike
 
     def update(self, r: Result, skipped: bool = False) -> None:
         self.done += 1
@@ -83,8 +84,9 @@ class Progress:
         el = time.perf_counter() - self.t0
         eta = el / self.done * (self.total - self.done) if self.done else 0
         bar = "#" * int(20 * self.done / max(self.total, 1))
+        who = printable(self.shown.get(r.student, r.student), 40, keep="")
         print(
-            f"[{bar:<20}] {self.done}/{self.total} {printable(r.student, 40, keep='')}/{r.lesson}: "
+            f"[{bar:<20}] {self.done}/{self.total} {who}/{r.lesson}: "
             f"{r.score:g}/{r.max_score:g} {r.status}{' (already graded)' if skipped else ''}"
             f"  {el:.0f} s, ~{eta:.0f} s left",
             file=sys.stderr,
@@ -199,17 +201,19 @@ def grade(
             results[k].detail = printable("; ".join(notes), 300)
     # what a rerun compares besides the submission (gradebook.fingerprint)
     fingerprints = {n: fingerprint(settings, dataclasses.asdict(lesson_data[n])) for n in {n for _, n in found}}
-    progress = Progress(len(found), quiet)
+    progress = Progress(len(found), quiet, told_apart(students))
     writer = GradebookWriter(out / "gradebook.db")
 
     def pending():
         """Each notebook's job, made when a worker can take it (feed.Feed): its bytes read then, and
         not before (issue 57: the parent held every notebook of the class before grading began).
-        A notebook graded before with the same bytes, grading and seed is recorded as it stands."""
+        A notebook graded before with the same bytes, grading and seed is recorded as it stands.
+        Read as the intake read it (intake.Submission.again): a file that became a pipe, a link, a
+        device or other bytes since is its own row's error, at once, and the class goes on."""
         for (s, n), sub in sorted(found.items()):
             try:
-                raw = sub.read()
-            except (OSError, ValueError) as exc:  # a zip member that fails now: its row says so
+                raw = sub.again()
+            except (OSError, ValueError) as exc:  # changed, gone, a zip member that fails now: its row says so
                 why, top = printable(f"{sub.name}: {exc}", 300), lesson_data[n].max_score()
                 results[(s, n)] = Result(s, n, status="error", detail=why, max_score=top)
                 progress.update(results[(s, n)])

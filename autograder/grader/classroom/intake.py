@@ -24,11 +24,13 @@ SUBMISSIONS is a folder, or an LMS's ``.zip`` of one (read with zipfile, never e
   ``_<subtype>_<type>_`` = ``_assignsubmission_file_``; and its help string ``downloadasfolders_help``
   (MDL-62831). The student is ``<Full Name>_<participant id>``: names are not unique, the id is.
 
+Each file's bytes are read once, capped, never through a link nor waiting on a pipe (reading.py:
+read again when a worker takes it, they must be the same bytes, else that row is an ``error``).
 Each notebook is read by ``submissions.parse_notebook``, every size bounded before it parses (one
 past a bound is unreadable, with the bound as its reason), one at a time. Its lesson is decided by
 its exercises (its answer cells' grade ids, notebooks.match_lessons), whatever the file is called.
 The file name (LMS prefix, "Copy of", " (1)", "-1" removed) decides only for a file that cannot say
-(unreadable, a symlink, too large, no answer cells), so that its row is an ``error``, never a
+(unreadable, a symlink or a pipe, too large, no answer cells), so that its row is an ``error``, never a
 silent ``missing``. Nothing is guessed:
 - two notebooks of one student for one lesson: the one recognised by its exercises, then the
   newest (Canvas's submission id, then its resubmission number, then the file's modification time,
@@ -46,48 +48,22 @@ silent ``missing``. Nothing is guessed:
 
 from __future__ import annotations
 
+import hashlib
 import re
-import stat
-import time
-import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...common.notebooks import answer_ids, match_lessons
 from ...common.textsafe import printable
 from ...common.words import human_bytes
-from ..core.settings import MAX_FOLDER_DEPTH, MAX_NAME_BYTES, MAX_NOTEBOOK_BYTES, MAX_NOTEBOOKS_PER_STUDENT
+from ..core.settings import MAX_NAME_BYTES, MAX_NOTEBOOKS_PER_STUDENT
 from ..core.settings import MAX_STUDENT_BYTES, NAMED_IN_A_NOTE
 from ..core.wire import whole_text
 from ..notebook.submissions import parse_notebook
 from ...common.lmsnames import CANVAS, MOODLE
+from .reading import IntakeError, NotRead, Submission, entries, reason  # what a download holds, read safely
 
 Key = tuple[str, str]  # (student, lesson)
-
-
-class IntakeError(ValueError):
-    """SUBMISSIONS cannot be taken in at all (not a folder or a readable zip; no lesson to grade)."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One file or folder of the download, before anyone is attributed to it."""
-
-    parts: tuple[str, ...]  # its path below SUBMISSIONS, or inside the zip
-    mtime: float = 0.0
-    read: Callable[[], bytes] | None = None  # None: not to be read, ``bad`` says why
-    bad: str = ""
-    folder: bool = False
-    size: int = 0  # bytes, as the folder or the zip's header says (the read itself stops past the cap)
-
-
-@dataclass(frozen=True)
-class Submission:
-    """The notebook graded for one (student, lesson)."""
-
-    name: str  # where it was found, printable
-    read: Callable[[], bytes]  # its bytes (ValueError or OSError with a short reason if unreadable)
 
 
 @dataclass
@@ -97,101 +73,6 @@ class Intake:
     students: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # printed: what was not graded, and why
     row_notes: dict[Key, list[str]] = field(default_factory=dict)  # said in that row too
-
-
-# ---------------------------------------------------------------------------------- reading
-def entries(submissions: Path) -> tuple[list[Entry], list[str]]:
-    """Every file and folder of a folder or a zip, and notes on what was refused unread."""
-    submissions = Path(submissions)
-    if submissions.is_dir() and not submissions.is_symlink():
-        return list(_folder(submissions, submissions)), []
-    if submissions.suffix.lower() == ".zip" and submissions.is_file():
-        return _zip(submissions)
-    raise IntakeError(f"{printable(str(submissions))}: neither a folder of submissions nor a .zip of one")
-
-
-def _folder(root: Path, folder: Path):
-    """Every entry below ``folder``, depth first, without recursion: a folder nested deeper than
-    MAX_FOLDER_DEPTH or one that cannot be listed is named, never a crash."""
-    stack = [folder]
-    while stack:
-        here = stack.pop()
-        try:
-            listing = sorted(here.iterdir(), reverse=True)
-        except OSError as exc:
-            yield Entry(here.relative_to(root).parts, bad=f"cannot be listed ({exc.strerror or type(exc).__name__})")
-            continue
-        for p in listing:
-            parts = p.relative_to(root).parts
-            if p.name.startswith(".") or p.name == "__MACOSX":
-                continue
-            try:
-                if p.is_symlink():  # never followed: it could point at solutions/ or another student's work
-                    yield Entry(parts, bad="a symlink: not followed, not graded")
-                elif p.is_dir():
-                    if len(parts) > MAX_FOLDER_DEPTH:
-                        yield Entry(parts, bad=f"folders nested over {MAX_FOLDER_DEPTH} deep: not read")
-                        continue
-                    yield Entry(parts, folder=True)
-                    stack.append(p)
-                elif p.is_file():
-                    st = p.lstat()
-                    big = st.st_size > MAX_NOTEBOOK_BYTES
-                    reader = None if big else p.read_bytes
-                    yield Entry(parts, st.st_mtime, reader, _too_big() if big else "", size=st.st_size)
-            except OSError as exc:
-                yield Entry(parts, bad=f"cannot be read ({exc.strerror or type(exc).__name__})")
-
-
-def _too_big() -> str:
-    return f"over {MAX_NOTEBOOK_BYTES // 2**20} MiB: not read"
-
-
-def _zip(path: Path) -> tuple[list[Entry], list[str]]:
-    try:
-        zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:  # UnicodeDecodeError: a bad member name
-        raise IntakeError(f"{printable(path.name)}: not a readable zip ({printable(str(exc), 200)})") from None
-    out, notes = [], []
-    for info in zf.infolist():
-        shown = printable(info.filename, 200, keep="")
-        parts = tuple(p for p in info.filename.replace("\\", "/").split("/") if p not in ("", "."))
-        if info.filename.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", info.filename) or ".." in parts:
-            notes.append(f"{shown}: a path outside the zip (absolute or with '..'): not read")
-            continue
-        if not parts or any(p.startswith(".") or p == "__MACOSX" for p in parts):
-            continue
-        mtime = _zip_time(info)
-        if stat.S_ISLNK(info.external_attr >> 16):
-            out.append(Entry(parts, mtime, bad="a symlink in the zip: not followed, not graded"))
-        elif info.is_dir():
-            out.append(Entry(parts, folder=True))
-        elif info.file_size > MAX_NOTEBOOK_BYTES:
-            out.append(Entry(parts, mtime, bad=_too_big()))
-        else:  # read only if it is a notebook, within its student's budget (take)
-            out.append(Entry(parts, mtime, _member_reader(zf, info), size=info.file_size))
-    return out, notes
-
-
-def _zip_time(info: zipfile.ZipInfo) -> float:
-    try:
-        return time.mktime((*info.date_time, 0, 0, -1))
-    except (OverflowError, ValueError):
-        return 0.0
-
-
-def _member_reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], bytes]:
-    def read() -> bytes:
-        try:
-            with zf.open(info) as f:
-                data = f.read(MAX_NOTEBOOK_BYTES + 1)  # never more, whatever the header declared
-        except Exception as exc:  # noqa: BLE001  corrupt, encrypted, an unknown compression...
-            raise ValueError(printable(f"unreadable in the zip: {type(exc).__name__}: {exc}", 200)) from None
-        if len(data) > MAX_NOTEBOOK_BYTES:
-            raise ValueError(_too_big())
-        return data
-
-    return read
 
 
 # ----------------------------------------------------------------------------- attributing
@@ -280,10 +161,12 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
             try:
                 raw = read()
                 spent[student] += max(0, len(raw) - e.size)  # a zip header that said less
+            except NotRead as exc:  # what the file became between its listing and its reading
+                read, why = None, f"not read: it is {exc}"
             except ValueError as exc:  # a corrupt zip member: refused, named
                 read, why = None, str(exc)
             except OSError as exc:  # the reason, not the instructor's path
-                read, why = None, f"cannot be read ({exc.strerror or type(exc).__name__})"
+                read, why = None, f"not read: it is {reason(exc)}"
         if read is not None:
             try:
                 lessons = match_lessons(answer_ids(parse_notebook(raw)), known)
@@ -306,12 +189,13 @@ def take(submissions: Path, known: dict[str, frozenset[str]]) -> Intake:
                 f"{shown} is named like {hint}; its exercises are {lesson}'s: graded as {lesson}"
             )
         rank = (bool(lessons), read is not None, submission_id, _resubmission(filename), e.mtime, "/".join(e.parts))
-        candidates.setdefault((student, lesson), []).append((rank, shown, read, why))
+        sha = hashlib.sha256(raw).hexdigest() if read is not None else ""
+        candidates.setdefault((student, lesson), []).append((rank, shown, read, why, sha))
     for key, found in sorted(candidates.items()):
         found.sort(key=lambda c: c[0], reverse=True)
-        (_, shown, read, why), others = found[0], found[1:]
-        if read is not None:  # the grader reads it again and says what is wrong with it, if anything
-            taken.found[key] = Submission(shown, read)
+        (_, shown, read, why, sha), others = found[0], found[1:]
+        if read is not None:  # read again when a worker takes it: the same bytes or its row says why not
+            taken.found[key] = Submission(shown, read, sha)
         else:
             taken.refused[key] = printable(f"{shown}: {why}" if why else shown, 300)
         if others:

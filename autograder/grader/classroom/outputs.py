@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..core.model import Result
 from ..core.model import STATUSES
-from ...common.textsafe import name_cell
+from ...common.textsafe import folder_names, name_cell, told_apart
 from ...common.textsafe import printable
 from ...common.mistakes import lookup
 from ...common.notebooks import lesson_title
@@ -40,14 +40,22 @@ def feedback_html(r: Result, title: str = "", date: str = "") -> str:
     )
 
 
+def feedback_folders(rows) -> dict[str, str]:
+    """Each student's folder of feedback pages (OUT/feedback/<folder>/<lesson>.html) in a class of
+    ``rows`` (Results, or the report's Rows): textsafe.folder_names of the students with a page, so
+    that two names differing only in normalisation or case never share a folder on any disk."""
+    return folder_names(r.student for r in rows if r.status != "missing")
+
+
 def write_outputs(out: Path, results: list[Result]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     results = sorted(results, key=lambda r: (r.student, r.lesson))
+    shown = told_apart(r.student for r in results)  # two names that print alike never share a face
     with open(out / "grades.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["student", "lesson", "score", "max_score", "status"])
         for r in results:
-            w.writerow([name_cell(r.student), r.lesson, f"{r.score:g}", f"{r.max_score:g}", r.status])
+            w.writerow([name_cell(shown[r.student]), r.lesson, f"{r.score:g}", f"{r.max_score:g}", r.status])
     with open(out / "tests.csv", "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         w = csv.writer(f)
         w.writerow(["student", "lesson", "grade_id", "score", "max_score", "outcome", "seed", "mistakes", "rule"])
@@ -55,7 +63,7 @@ def write_outputs(out: Path, results: list[Result]) -> None:
             for t in r.tests:
                 w.writerow(
                     [
-                        name_cell(r.student),
+                        name_cell(shown[r.student]),
                         r.lesson,
                         t.grade_id,
                         f"{t.score:g}",
@@ -68,9 +76,10 @@ def write_outputs(out: Path, results: list[Result]) -> None:
                 )
     titles = {n: lesson_title(n) for n in {r.lesson for r in results}}
     date = datetime.date.today().isoformat()
+    folders = feedback_folders(results)
     for r in results:
         if r.status != "missing":
-            path = out / "feedback" / r.student / f"{r.lesson}.html"
+            path = out / "feedback" / folders[r.student] / f"{r.lesson}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
             page = feedback_html(r, titles[r.lesson], date)
             path.write_text(page, encoding="utf-8", errors="backslashreplace")
@@ -79,9 +88,11 @@ def write_outputs(out: Path, results: list[Result]) -> None:
 
 def print_table(results: list[Result]) -> None:
     print(f"{'student':<16} {'lesson':<26} {'score':>11}  status")
+    shown = told_apart(r.student for r in results)
     for r in results:
+        who = printable(shown[r.student], 40, keep="")
         print(
-            f"{printable(r.student, 40, keep=''):<16} {r.lesson:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
+            f"{who:<16} {r.lesson:<26} {r.score:>5g} / {r.max_score:<4g} {r.status}"
             + (f"  ({printable(r.detail, keep='')})" if r.detail else "")
         )
     counts = {s: sum(r.status == s for r in results) for s in STATUSES}

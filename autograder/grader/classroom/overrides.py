@@ -16,6 +16,7 @@ import os
 import time
 from pathlib import Path
 
+from ...common.textsafe import told_apart
 from ..core.model import Result
 
 FILE = "overrides.jsonl"
@@ -46,9 +47,20 @@ def load(out: Path) -> dict[tuple[str, str], dict]:
     return found
 
 
+def student_of(rows: dict, typed: str) -> str:
+    """The student of ``rows`` (keyed (student, lesson)) that ``typed`` names: that name itself, or
+    the name whose told-apart face it is as grades.csv shows it (``cafe<U+0301>``); else ``typed``."""
+    names = {s for s, _ in rows}
+    if typed in names:
+        return typed
+    return next((s for s, face in told_apart(names).items() if face == typed), typed)
+
+
 def record(out: Path, student: str, lesson: str, rows: dict, score: float | None, reason: str, remove: bool) -> str:
     """Append a change to OUT/overrides.jsonl; ``rows``: the OUT's class (journal.rows), which
-    must hold the student's row for the lesson (by name or number). Returns what was done."""
+    must hold the student's row for the lesson (by name, or by the face grades.csv shows, and
+    lesson name or number). Returns what was done."""
+    student = student_of(rows, student)
     lesson = next((n for s, n in sorted(rows) if s == student and lesson in (n, n.split("_", 1)[0])), lesson)
     row = rows.get((student, lesson))
     if row is None:
