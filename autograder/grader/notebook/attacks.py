@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from .answer_rules import rule_breaks
 from ..core.studentcode import Protected, UnreadableCode, parse_cell, root_name, unparse
 from ...common.textsafe import printable
 
@@ -151,7 +152,7 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
                 for sub in ast.walk(t):
                     if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
                         found.append(f"assigns {target_text(sub)}")
-    return found
+    return found + rule_breaks(tree, protected)  # what an answer may name (issue 65)
 
 
 def target_text(node: ast.AST) -> str:
