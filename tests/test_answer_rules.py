@@ -21,6 +21,7 @@ SETUP = Protected(
     [
         "import importlib.util, os, pathlib, urllib.request\nimport sys, subprocess\nimport numpy as np\n"
         "import jax\nimport jax.numpy as jnp\nimport ml_dtypes\nfrom pathlib import Path\n"
+        "import matplotlib.pyplot as plt\nimport glob, dataclasses\n"
     ]
 )
 
@@ -111,6 +112,23 @@ BROKEN = [
     ("from numpy import *\n", "line 1: from numpy import *"),
     ("def f():\n    os.system('python -c 1')", "line 2: reads .system"),
     ("def f():\n    return jax.lib.xla_bridge", "line 2: reads .xla_bridge"),
+    # the author's own review of these rules (issue 65's step 5)
+    ("def f(p):\n    return np.load(p, None, True)", "line 2: passes allow_pickle by position"),
+    (
+        "def f(g, x):\n    return jax.jit(g).lower(x).compile({'xla_cpu_enable_fast_math': True})",
+        "line 2: passes options",
+    ),
+    ("def f(x):\n    return id(x)", "line 2: calls id()"),
+    ("def f():\n    return open('/proc/self/mem', 'r+b')", "line 2: a string naming /proc/"),
+    ("def f():\n    plt.switch_backend('module://jax._src')", "line 2: reads matplotlib.pyplot.switch_backend"),
+    ("def f():\n    return os.environ.setdefault('JAX_PLATFORMS', 'cpu')", "line 2: reads .environ"),
+    ("def f():\n    d = os.environ\n    d['XLA_FLAGS'] = ''", "line 2: reads .environ"),
+    ("def f():\n    return glob.sys", "line 2: reads .sys"),
+    ("def f():\n    return dataclasses.builtins", "line 2: reads .builtins"),
+    ("def f():\n    return course_chip('native')", "line 2: uses course_chip"),
+    ("def f():\n    j = jax\n    return j.extend.backend", "line 3: reads jax.extend"),
+    ("def f():\n    return jax.devices()[0].client.compile('module {}')", "line 2: reads .client"),
+    ("def f(g):\n    jax.lax.dot_general_p.def_impl(g)", "line 2: reads .def_impl"),
 ]
 
 

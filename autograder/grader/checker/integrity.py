@@ -53,6 +53,7 @@ REFUSED_ATTRIBUTES = frozenset(
         # JAX's compiler: its internals, its configuration, programs made elsewhere
         "interpreters", "lower_jaxpr_to_module", "register_lowering", "config", "clear_caches", "clear_backends",
         "experimental", "ffi", "monitoring", "deserialize", "xla_bridge", "xla_client",
+        "client", "get_backend", "compile_and_load", "def_impl", "def_abstract_eval", "def_effectful_abstract_eval",
         # raw memory
         "as_strided",
         # programs started without the emulation, and the environment they read
@@ -63,12 +64,21 @@ REFUSED_ATTRIBUTES = frozenset(
     }
 )  # fmt: skip
 
+# Names starting with "_" that an answer may read all the same: strings that describe an object, and
+# os._exit (the process ends; it is restarted)
+PUBLIC_UNDERSCORED = frozenset(
+    {"__name__", "__qualname__", "__module__", "__doc__", "__version__", "__file__", "_exit"}
+)
 PROBE_SIZE = (4, 16, 4)  # the dot's (m, k, n): k bf16 products of [1, 2) magnitudes sum exactly in float32
 
 
 def public_attribute(name) -> bool:
     """Whether ``getattr(obj, name)`` is allowed in an answer (the rule student_side applies)."""
-    return isinstance(name, str) and not name.startswith("_") and name not in REFUSED_ATTRIBUTES
+    return (
+        isinstance(name, str)
+        and (not name.startswith("_") or name in PUBLIC_UNDERSCORED)
+        and name not in REFUSED_ATTRIBUTES
+    )
 
 
 def bf16_nearest(x: np.ndarray) -> np.ndarray:

@@ -88,6 +88,7 @@ class Checker:
             "cells": [[job.setup_label, job.setup]] + job.student_cells,
             "names": job.contract,
             "refused": sorted(integrity.REFUSED_ATTRIBUTES),  # getattr's rule (student_side.guarded_builtins)
+            "allowed": sorted(integrity.PUBLIC_UNDERSCORED),
         }
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)

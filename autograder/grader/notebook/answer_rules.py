@@ -11,7 +11,8 @@ rule:
 - imports: only modules of ``ALLOWED_MODULES`` (what the lessons' answers and setups use, and a few
   that reach nothing but files, bytes and the sandboxed network), never a private one (``_x``) nor
   one of ``REFUSED_PATHS``; no star import, no relative import;
-- no attribute or module whose name starts with "_" (private, dunders), no name of
+- no attribute or module whose name starts with "_" (private, dunders; but the strings that describe
+  an object, ``__name__``, ``__version__``..., and ``os._exit``: ``integrity.PUBLIC_UNDERSCORED``), no name of
   ``integrity.REFUSED_ATTRIBUTES`` (frames, code objects, the import system, JAX's compiler and
   configuration, raw memory, programs started without the emulation), no path of ``REFUSED_PATHS``
   (``jax.lib``, ``jax.export``...) written through a module's name;
@@ -37,7 +38,7 @@ import ast
 import builtins
 import re
 
-from ..checker.integrity import REFUSED_ATTRIBUTES
+from ..checker.integrity import PUBLIC_UNDERSCORED, REFUSED_ATTRIBUTES
 from ..core.settings import RULE_FINDINGS
 from ..core.studentcode import Protected, kept_statement, root_name
 from ...common.textsafe import printable
@@ -59,10 +60,13 @@ ALLOWED_MODULES = frozenset(
 REFUSED_PATHS = (
     "jax.interpreters", "jax.extend", "jax.lib", "jax.core", "jax.config", "jax.experimental", "jax.export",
     "jax.ffi", "jax.monitoring", "jax.dlpack", "jax.clear_caches", "jax.clear_backends", "jax.stages",
-    "numpy.ctypeslib", "numpy.lib.stride_tricks.as_strided", "os.environ",
+    "numpy.ctypeslib", "numpy.lib.stride_tricks.as_strided", "numpy.lib.format", "numpy.lib.npyio", "numpy.core",
+    "os.environ", "matplotlib.use", "matplotlib.rc_file", "matplotlib.pyplot.switch_backend",
+    "matplotlib.pyplot.rc_file",
 )  # fmt: skip
 REFUSED_NAMES = frozenset(
-    {"setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "compile", "breakpoint", "get_ipython"}
+    {"setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "compile", "breakpoint", "get_ipython",
+     "course_chip"}  # the setups' loader of tpu_emulation.py by path: it runs a file, were COURSE_EMULATE unset
 )  # fmt: skip
 ALLOWED_DUNDERS = frozenset({"__name__"})
 ALLOWED_DUNDER_METHODS = frozenset(
@@ -72,7 +76,7 @@ ALLOWED_DUNDER_METHODS = frozenset(
      "__abs__", "__float__", "__int__", "__index__", "__array__"}
 )  # fmt: skip
 REFUSED_KEYWORDS = frozenset({"allow_pickle", "buffer", "strides", "compiler_options"})
-JAX_WORDS = ("_src", "interpreters", "lower_jaxpr", "cell_contents")
+JAX_WORDS = ("_src", "interpreters", "lower_jaxpr", "cell_contents", "/proc/")  # /proc/self/mem: raw memory
 DUNDER_TEXT = re.compile(r"__[A-Za-z]")  # "__closure__", "__clo" + ...: a dunder written as text
 
 
@@ -115,6 +119,9 @@ class Reading:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.imports(node)
         self.env_reads = {id(e) for e in environment_reads(tree)}
+        for node in ast.walk(tree):  # a module's name kept in a variable: j = jax; j.extend is jax.extend
+            if isinstance(node, ast.Assign) and (path := self.path_of(node.value)) is not None:
+                self.modules.update({t.id: path for t in node.targets if isinstance(t, ast.Name)})
         for node in ast.walk(tree):
             self.node(node)
         return self.findings
@@ -168,8 +175,8 @@ class Reading:
                     self.found(node, f"global {name} (a name the lesson or Python binds)")
         elif isinstance(node, ast.keyword) and node.arg in REFUSED_KEYWORDS:
             self.found(node.value, f"passes {node.arg}= (pickles, raw memory and XLA's options: no answer needs them)")
-        elif isinstance(node, ast.Call) and self.path_of(node.func) == "numpy.ndarray" and len(node.args) > 2:
-            self.found(node, "np.ndarray(shape, dtype, buffer, ...) (raw memory: no answer needs it)")
+        elif isinstance(node, ast.Call):
+            self.call(node)
         elif isinstance(node, ast.MatchClass):
             for attr in node.kwd_attrs:
                 self.attribute_name(node, attr)
@@ -202,6 +209,19 @@ class Reading:
             if path is not None and path.split(".")[0] in ALLOWED_MODULES and "." in path:
                 self.found(target, f"{verb} an item of {path} (a module's data: no answer changes it)")
 
+    def call(self, node: ast.Call) -> None:
+        """Calls whose arguments reach raw memory, pickles or XLA's options, however passed."""
+        func, path = node.func, self.path_of(node.func)
+        if path == "numpy.ndarray" and len(node.args) > 2:
+            self.found(node, "np.ndarray(shape, dtype, buffer, ...) (raw memory: no answer needs it)")
+        elif isinstance(func, ast.Name) and func.id == "id":
+            self.found(node, "calls id() (addresses: no answer needs them)")
+        elif isinstance(func, ast.Attribute) and func.attr == "load" and len(node.args) > 2:
+            self.found(node, "passes allow_pickle by position (pickles: no answer needs them)")
+        elif isinstance(func, ast.Attribute) and func.attr == "compile" and (node.args or node.keywords):
+            if path != "re.compile":  # Lowered.compile(compiler_options): XLA's options
+                self.found(node, "passes options to .compile() (XLA's options: no answer needs them)")
+
     def attribute(self, node: ast.Attribute) -> None:
         if node.attr == "environ" and id(node) in self.env_reads:
             return  # os.environ.get("TPU_TRACE_DIR"), os.environ["..."], "..." in os.environ: reading it
@@ -218,7 +238,7 @@ class Reading:
 
     def attribute_name(self, node, attr: str) -> bool:
         """Whether the name is refused (and said so)."""
-        if attr.startswith("_"):
+        if attr.startswith("_") and attr not in PUBLIC_UNDERSCORED:
             self.found(node, f"reads .{attr} (private attributes and dunders: none)")
         elif attr in REFUSED_ATTRIBUTES:
             self.found(node, f"reads .{attr} (a name no answer may reach)")

@@ -5,7 +5,7 @@ wire.py, and talks to the trusted checker over its stdin and stdout only (frames
 Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
 plain data it sends back, which the checker decodes into its own types and judges itself.
 
-Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..], "refused": [..]}
+Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..], "refused", "allowed"}
                       {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
                       {"op": "result" | "raise", ...}   (answers to its own callbacks)
                       {"op": "probe", "code", "args"}   (the emulation's probe: checker/integrity.py)
@@ -310,7 +310,7 @@ def probe(message: dict) -> dict:
         return _exception_message(exc)
 
 
-def guarded_builtins(refused) -> dict:
+def guarded_builtins(refused, allowed=()) -> dict:
     """The answers' builtins: getattr refuses the names answer_rules.py refuses in code, and modules."""
     import builtins
     import types
@@ -318,7 +318,7 @@ def guarded_builtins(refused) -> dict:
     refused, real = frozenset(str(r) for r in refused), builtins.getattr
 
     def getattr(obj, name, *default):  # noqa: A001  the answers' getattr
-        if type(name) is not str or name.startswith("_") or name in refused:
+        if type(name) is not str or (name.startswith("_") and name not in allowed) or name in refused:
             raise AttributeError(f"getattr({name!r}) is refused when grading: no answer needs it")
         value = real(obj, name, *default)
         if isinstance(value, types.ModuleType):
@@ -330,7 +330,7 @@ def guarded_builtins(refused) -> dict:
 
 def init(message: dict) -> None:
     if message.get("refused") is not None:
-        NAMESPACE["__builtins__"] = guarded_builtins(message["refused"])
+        NAMESPACE["__builtins__"] = guarded_builtins(message["refused"], message.get("allowed") or ())
     for code in message.get("prelude") or []:
         exec(compile(code, "<grader-prelude>", "exec"), {"__name__": "__grader_prelude__"})
     # the grader's part of the start went well (sandbox, Python, the emulation prelude): from here
