@@ -127,6 +127,8 @@ BROKEN = [
     ("def f():\n    return dataclasses.builtins", "line 2: reads .builtins"),
     ("def f():\n    return course_chip('native')", "line 2: uses course_chip"),
     ("def f():\n    j = jax\n    return j.extend.backend", "line 3: reads jax.extend"),
+    ("def f():\n    return (j := jax).extend.backend", "line 2: reads jax.extend"),
+    ("def f(j=jax):\n    return j.extend.backend.backends()", "line 2: reads .backends"),
     ("def f():\n    return jax.devices()[0].client.compile('module {}')", "line 2: reads .client"),
     ("def f(g):\n    jax.lax.dot_general_p.def_impl(g)", "line 2: reads .def_impl"),
 ]

@@ -53,7 +53,8 @@ REFUSED_ATTRIBUTES = frozenset(
         # JAX's compiler: its internals, its configuration, programs made elsewhere
         "interpreters", "lower_jaxpr_to_module", "register_lowering", "config", "clear_caches", "clear_backends",
         "experimental", "ffi", "monitoring", "deserialize", "xla_bridge", "xla_client",
-        "client", "get_backend", "compile_and_load", "def_impl", "def_abstract_eval", "def_effectful_abstract_eval",
+        "client", "get_backend", "backends", "xla_extension", "jaxlib", "compile_and_load",
+        "def_impl", "def_abstract_eval", "def_effectful_abstract_eval",
         # raw memory
         "as_strided",
         # programs started without the emulation, and the environment they read

@@ -57,5 +57,6 @@ def record_tampered(attacks: list[str], why: str) -> None:
     ``attacks`` (status tampered, no points), once."""
     if why:
         attack = printable(why, 300)
-        if attack not in attacks:
+        first = attack.split(" (probed")[0]  # the first probe that found it is enough
+        if not any(a.split(" (probed")[0] == first for a in attacks):
             attacks.append(attack)

@@ -120,8 +120,9 @@ class Reading:
                 self.imports(node)
         self.env_reads = {id(e) for e in environment_reads(tree)}
         for node in ast.walk(tree):  # a module's name kept in a variable: j = jax; j.extend is jax.extend
-            if isinstance(node, ast.Assign) and (path := self.path_of(node.value)) is not None:
-                self.modules.update({t.id: path for t in node.targets if isinstance(t, ast.Name)})
+            if isinstance(node, (ast.Assign, ast.NamedExpr)) and (path := self.path_of(node.value)) is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                self.modules.update({t.id: path for t in targets if isinstance(t, ast.Name)})
         for node in ast.walk(tree):
             self.node(node)
         return self.findings
@@ -157,6 +158,7 @@ class Reading:
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        node = node.value if isinstance(node, ast.NamedExpr) else node  # (j := jax).extend
         if isinstance(node, ast.Name) and node.id in self.modules:
             return ".".join([self.modules[node.id]] + parts[::-1])
         return None

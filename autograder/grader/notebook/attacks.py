@@ -3,7 +3,8 @@
 ``attacks_in`` reads a student's cell as a syntax tree (``studentcode.parse_cell``: the trusted side;
 nothing of theirs runs); ``static_attacks`` does it for cells' sources.
 It decides nothing a test could be fooled by (the checks run in another process): it tells an
-instructor who tried, with status ``tampered``.
+instructor who tried, with status ``tampered``. The same reading holds the code that runs to what an
+answer may name (answer_rules.py), which keeps the TPU emulation in the student's process whole.
 """
 
 from __future__ import annotations
