@@ -129,6 +129,14 @@ BROKEN = [
     ("def f():\n    j = jax\n    return j.extend.backend", "line 3: reads jax.extend"),
     ("def f():\n    return (j := jax).extend.backend", "line 2: reads jax.extend"),
     ("def f(j=jax):\n    return j.extend.backend.backends()", "line 2: reads .backends"),
+    # public paths of allowed modules to reflection (found by walking their public attributes)
+    ("import enum\ndef f(n):\n    return enum.bltns.getattr(jax, n)", "line 3: reads .bltns"),
+    ("import re\ndef f(n):\n    return [re][0].copyreg", "line 3: reads .copyreg"),
+    (
+        "def f(n):\n    return plt.matplotlib.ticker.string.Formatter().get_field(n, [jax], {})",
+        "line 2: reads .Formatter",
+    ),
+    ("def f():\n    return plt.matplotlib.logging", "line 2: reads .logging"),
     ("def f():\n    return jax.devices()[0].client.compile('module {}')", "line 2: reads .client"),
     ("def f(g):\n    jax.lax.dot_general_p.def_impl(g)", "line 2: reads .def_impl"),
 ]

@@ -45,6 +45,11 @@ REFUSED_ATTRIBUTES = frozenset(
         "subprocess", "ctypes", "ctypeslib", "pickle", "marshal", "gc", "inspect", "types",
         "threading", "multiprocessing", "signal", "runpy", "pkgutil",
         "attrgetter", "methodcaller", "get_type_hints",
+        # reflection re-exported by allowed modules (enum.bltns is builtins; string.Formatter().get_field,
+        # logging.config build objects from dotted names; traceback walks frames)
+        "bltns", "getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "breakpoint",
+        "copyreg", "get_field", "Formatter", "getattr_static", "import_module", "locate", "logging", "dictConfig",
+        "fileConfig", "walk_stack", "walk_tb",
         # IPython's machinery
         "input_transformers_cleanup", "input_transformers_post", "input_transformer_manager",
         "ast_transformers", "showtraceback", "showsyntaxerror", "user_ns", "user_global_ns",
