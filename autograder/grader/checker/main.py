@@ -216,6 +216,9 @@ class Checker:
         probe = integrity.Probe()
         try:
             reply = self.student.exchange(probe.message(), Budget(PROBE_SECONDS, PROBE_SECONDS))
+            if reply.get("op") == "raise" and reply.get("type") == "MemoryError":  # its memory held near the
+                self.student.stop()  # cap by its own answers: no verdict, a fresh process for the next test
+                return ""
             why = probe.differs(reply)
         except (StudentDied, StudentTimeout) as exc:
             self.student.stop()
