@@ -54,8 +54,10 @@ PLAIN = """def _restore_cpu():
 RUNTIME_NAMES = """def _restore_cpu():
     n = lambda *parts: "".join(bytes(p).decode() for p in parts)
     internal = getattr(getattr(getattr(jax, n(b"_s", b"rc")), n(b"interp", b"reters")), n(b"mlir"))
-    public = getattr(getattr(jax, n(b"interp", b"reters")), n(b"mlir"))
-    getattr(internal, n(b"_", b"_setattr_", b"_"))(n(b"lower_jax", b"pr_to_module"), public)
+    name = n(b"lower_jax", b"pr_to_module")
+    public = getattr(getattr(getattr(jax, n(b"interp", b"reters")), n(b"mlir")), name)
+    getattr(internal, n(b"_", b"_setattr_", b"_"))(name, public)
+    getattr(jax, n(b"clear_", b"caches"))()
 
 """
 
