@@ -440,13 +440,16 @@ def test_forged_compile_events_do_not_switch_the_warm_up_check_off(graded_class)
     warm-up exercise's hidden test is lost, and nothing else. (Where one step takes over 0.34 ms,
     the warm-up's "more than 3 steps" check catches it first: either way, no timing margin.)
     The forger once reported max(its run, 3.5 steps): near that bound's margin, it passed on a
-    busy machine, a test that a machine's load decided."""
+    busy machine, a test that a machine's load decided. Since issue 65 the forgery itself is
+    refused before it runs (it imports sys to reach the student process's own code): tampered."""
     lesson = "04_xprof_profiling"
     r = graded_class[("forged", lesson)]
     scores, points = {t.grade_id: t.score for t in r.tests}, points_by_test(lesson)
     print(r.status, r.detail, scores)
     assert scores["test_capture_warmed_trace_hidden"] == 0
-    assert all(scores[g] == p for g, p in points.items() if "capture_warmed_trace" not in g)
+    # issue 65: reaching the student process's own code (sys.modules['__main__'].send) breaks the
+    # rules of what an answer may name (notebook/answer_rules.py): the forger's row is tampered
+    assert points and r.status == "tampered" and r.score == 0 and "imports sys" in r.detail, r.detail
 
 
 def test_fabricated_or_truncated_traces_earn_nothing(graded_class):

@@ -31,6 +31,8 @@ checker/     the trusted process, where every point is decided
   main.py           the checker: setup, references, tests, one typed event per test
   spawn.py          a checker forked from a warm zygote (JAX imported once per worker)
   remote.py         one student process from the checker: frames, calls, callbacks, restarts
+  student_object.py a function the student's process lent the checker: it can only be called
+  integrity.py      the emulation in the student's process: names no answer reaches, a probe of its bits
   standins.py       what the checker holds for the student's functions and objects
   names.py          which names the checker binds: the exercises only, never the student's word
   compile_events.py what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence
@@ -47,6 +49,7 @@ diagnosis/   a plug-in (core/observer.py finds it by name): which known mistake 
 notebook/    one notebook
   submissions.py    read a submission as a notebook and compare its tests (trusted side only)
   attacks.py        code aimed at the grader, named (status tampered; decides no point)
+  answer_rules.py   what an answer may name, read statically: a broken rule is tampered (issue 65)
   plan.py           what runs where: the student's process gets the definitions, the checker the tests
   watch.py          run its checker and watch it: records, restarts, the notebook's time
   grade.py          one notebook, plain data in, a Result out: plan, watch, decide

@@ -36,11 +36,12 @@ from ..sandbox import evidence, launch as sandbox
 from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
+from . import integrity
 from .failure import failure_site
 from .names import shadowed
 from .remote import Student
 from .standins import StudentFunction
-from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, NEAR_MEMORY_CAP, Budget, Settings
+from ..core.settings import ALARM_GRACE, LOG_TAIL_LINES, NEAR_MEMORY_CAP, PROBE_SECONDS, Budget, Settings
 from ..sandbox.workdir import empty, manifest, over_limit
 from ...chip import emulation
 
@@ -86,6 +87,8 @@ class Checker:
             "prelude": prelude,
             "cells": [[job.setup_label, job.setup]] + job.student_cells,
             "names": job.contract,
+            "refused": sorted(integrity.REFUSED_ATTRIBUTES),  # getattr's rule (student_side.guarded_builtins)
+            "allowed": sorted(integrity.PUBLIC_UNDERSCORED),
         }
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
@@ -205,6 +208,25 @@ class Checker:
             state = CellState.DIED
         return state, ename, evalue, out.getvalue(), number
 
+    def probe(self, when: str) -> str:
+        """Why the student's process no longer computes as the chip ("" when it does, or where
+        nothing is emulated or no process is alive): integrity.py's probe, with a time of its own."""
+        if self.settings.emulation != "tpu" or not self.student.alive():
+            return ""
+        probe = integrity.Probe()
+        try:
+            reply = self.student.exchange(probe.message(), Budget(PROBE_SECONDS, PROBE_SECONDS))
+            if reply.get("op") == "raise" and reply.get("type") == "MemoryError":  # its memory held near the
+                self.student.stop()  # cap by its own answers: no verdict, a fresh process for the next test
+                return ""
+            why = probe.differs(reply)
+        except (StudentDied, StudentTimeout) as exc:
+            self.student.stop()
+            why = f"no answer ({first_line(exc)})"
+        except Exception as exc:  # noqa: BLE001  the student's exception, or an answer that is no data
+            why = f"it raised {type(exc).__name__}: {first_line(exc)[:200]}"
+        return f"the TPU emulation was undone in the student's process (probed {when}: {why})" if why else ""
+
     def main(self) -> None:
         job = self.job
         os.chdir(self.home)
@@ -260,7 +282,13 @@ class Checker:
         self.ns["GRADING_SEED"] = int(job.seed or 0)  # hidden tests draw fresh inputs from it
         setup_error = "" if setup_state == CellState.OK else setup_error
         forged = list(self.student.forged)
-        self.emit(events.Ready(defined, self.student.definition_errors, setup_error, ready_error, forged=forged))
+        tampered = self.probe("after the definitions ran")
+        self.emit(
+            events.Ready(
+                defined, self.student.definition_errors, setup_error, ready_error, forged=forged, tampered=tampered
+            )
+        )
+        last_visible = max((i for i, t in enumerate(job.tests) if not t.get("hidden")), default=-1)
         for index, test in enumerate(job.tests):
             if index < job.start_at:
                 continue
@@ -288,7 +316,11 @@ class Checker:
             observed = self.observer.wants(state, ename, student)
             wired = [h.to_wire() for h in student]
             line, raised_by = self.site
-            self.emit(events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by))
+            # the probe: before the hidden tests (after the last visible one) and after each of them
+            probed = self.probe(f"after {test['grade_id']}") if test.get("hidden") or index == last_visible else ""
+            self.emit(
+                events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by, probed)
+            )
             if observed:  # after its record: nothing here changes the test's result
                 for event in self.observer.after_test(index, bool(test.get("hidden")), self.budget.left()):
                     self.emit(event)

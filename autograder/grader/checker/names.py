@@ -50,3 +50,13 @@ def record_forged(attacks: list[str], names: list[str]) -> None:
         attack = f"the student's process named functions that are no exercise of this lesson: {shown}"
         if attack not in attacks:
             attacks.append(attack)
+
+
+def record_tampered(attacks: list[str], why: str) -> None:
+    """The emulation's probe failed in the student's process (checker/integrity.py): on record in
+    ``attacks`` (status tampered, no points), once."""
+    if why:
+        attack = printable(why, 300)
+        first = attack.split(" (probed")[0]  # the first probe that found it is enough
+        if not any(a.split(" (probed")[0] == first for a in attacks):
+            attacks.append(attack)

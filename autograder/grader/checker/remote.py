@@ -27,6 +27,7 @@ from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeou
 from ..core.model import Happened, ProcessEvent
 from ..core.observer import Observer
 from .names import contract_names
+from .student_object import StudentObject
 from ..core.settings import FORGED_NAMES, STUDENT_LOG_LINES, WATCH_SECONDS, Budget
 
 
@@ -176,12 +177,21 @@ class Student:
         """More definitions in the live process, kept for its restarts too; errors as lists."""
         self.init_message = {**self.init_message, "cells": self.init_message["cells"] + cells}
         self.ensure()
-        self.freeze(False)
-        self._send({"op": "define", "cells": cells})
-        reply = self._receive()
-        self.freeze(True)
+        reply = self.exchange({"op": "define", "cells": cells})
         errors = reply.get("errors") if reply.get("op") == "defined" else None
         return errors if isinstance(errors, list) else []
+
+    def exchange(self, message: dict, budget: Budget | None = None) -> dict:
+        """One message to the live process and its reply, outside any call (more definitions; the
+        emulation's probe, integrity.py, within a ``budget`` of its own: never the test's time)."""
+        kept, self.budget = self.budget, budget or self.budget
+        try:
+            self.freeze(False)
+            self._send(message)
+            return self._receive()
+        finally:
+            self.budget = kept
+            self.freeze(True)
 
     # -- frames ---------------------------------------------------------------------------------
     def _send(self, message: dict) -> None:
@@ -330,20 +340,3 @@ class Student:
             self._send(reply)
         except wire.WireError as exc:  # a result over the channel's cap; nothing of it was written
             self._send({"op": "raise", "type": "ValueError", "message": f"the result cannot be sent: {exc}"})
-
-
-class StudentObject:
-    """Stands, in the checker, for an object the student's process lent (a function its code
-    handed to a reference): it can only be called, and what comes back is plain data."""
-
-    def __init__(self, student: Student, handle: int):
-        self.student, self.handle = student, handle
-
-    def __repr__(self):
-        return f"<student object #{self.handle}>"
-
-    def __call__(self, *args, **kwargs):
-        if self.student.depth == 0:
-            raise RuntimeError("a student's object can only be called during the call that lent it")
-        value, _ = self.student.call(self.handle, args, kwargs, {})
-        return value

@@ -34,6 +34,7 @@ class Ready:
     student_error: str = ""
     grader_fault: str = ""  # the grader's own fault: no grade can be given
     forged: list[str] = field(default_factory=list)  # names the ready message gave beyond the exercises
+    tampered: str = ""  # the emulation's probe after the definitions ran (checker/integrity.py): why it failed
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Tested:
     observed: bool = False
     line: int = 0  # the line of the innermost frame of the test cell's code (0: none)
     raised_by: str = ""  # the exercise whose call the exception came out of ("": the test's own code)
+    tampered: str = ""  # the emulation's probe after this test (checker/integrity.py): why it failed
 
     def __post_init__(self):  # typed on arrival: a state or an event of no known kind is no event
         object.__setattr__(self, "state", CellState(self.state))

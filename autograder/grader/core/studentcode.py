@@ -214,7 +214,7 @@ def _simple(node, calls: bool = True) -> bool:
     return False
 
 
-def _keep(stmt, calls: bool = True) -> ast.stmt | None:
+def kept_statement(stmt, calls: bool = True) -> ast.stmt | None:
     """The statement if it only defines things, else None (it will not run when grading)."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
         return stmt
@@ -228,7 +228,7 @@ def _keep(stmt, calls: bool = True) -> ast.stmt | None:
         if not all(_simple(p, calls) for p in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]):
             return None
         stmt = copy.copy(stmt)
-        stmt.body = [s for s in (_keep(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
+        stmt.body = [s for s in (kept_statement(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
         return stmt
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -241,17 +241,17 @@ def _keep(stmt, calls: bool = True) -> ast.stmt | None:
         return stmt  # a docstring
     if isinstance(stmt, ast.Try):
         stmt = copy.copy(stmt)
-        stmt.body = [s for s in (_keep(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
+        stmt.body = [s for s in (kept_statement(s, calls) for s in stmt.body) if s is not None] or [ast.Pass()]
         handlers = []
         for h in stmt.handlers:
             if not _simple(h.type, calls):
                 return None
             h = copy.copy(h)
-            h.body = [s for s in (_keep(s, calls) for s in h.body) if s is not None] or [ast.Pass()]
+            h.body = [s for s in (kept_statement(s, calls) for s in h.body) if s is not None] or [ast.Pass()]
             handlers.append(h)
         stmt.handlers = handlers
-        stmt.orelse = [s for s in (_keep(s, calls) for s in stmt.orelse) if s is not None]
-        stmt.finalbody = [s for s in (_keep(s, calls) for s in stmt.finalbody) if s is not None]
+        stmt.orelse = [s for s in (kept_statement(s, calls) for s in stmt.orelse) if s is not None]
+        stmt.finalbody = [s for s in (kept_statement(s, calls) for s in stmt.finalbody) if s is not None]
         return stmt
     return None
 
@@ -274,7 +274,7 @@ def definitions_of(
     """``definitions_only`` of a cell already parsed (``parse_cell``)."""
     kept, refused = [], []
     for stmt in tree.body:
-        stmt = _keep(stmt, calls)
+        stmt = kept_statement(stmt, calls)
         if stmt is None:
             continue
         if protected is not None:

@@ -3,13 +3,15 @@
 ``attacks_in`` reads a student's cell as a syntax tree (``studentcode.parse_cell``: the trusted side;
 nothing of theirs runs); ``static_attacks`` does it for cells' sources.
 It decides nothing a test could be fooled by (the checks run in another process): it tells an
-instructor who tried, with status ``tampered``.
+instructor who tried, with status ``tampered``. The same reading holds the code that runs to what an
+answer may name (answer_rules.py), which keeps the TPU emulation in the student's process whole.
 """
 
 from __future__ import annotations
 
 import ast
 
+from .answer_rules import rule_breaks
 from ..core.studentcode import Protected, UnreadableCode, parse_cell, root_name, unparse
 from ...common.textsafe import printable
 
@@ -151,7 +153,7 @@ def attacks_in(tree: ast.Module, protected: Protected) -> list[str]:
                 for sub in ast.walk(t):
                     if isinstance(sub, ast.Attribute) and root_name(sub) in module_names:
                         found.append(f"assigns {target_text(sub)}")
-    return found
+    return found + rule_breaks(tree, protected)  # what an answer may name (issue 65)
 
 
 def target_text(node: ast.AST) -> str:

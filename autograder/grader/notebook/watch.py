@@ -16,7 +16,7 @@ from pathlib import Path
 from ..core import events, observer
 from ..sandbox import launch as sandbox
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent, TestRecord
-from ..checker.names import record_forged
+from ..checker.names import record_forged, record_tampered
 from .plan import Plan, run_order
 from ..core.settings import CHECKER_GRACE as GRACE
 from ..core.settings import SETUP_CELLS, VARIANT_CELLS, Settings
@@ -169,6 +169,7 @@ def _session(
                     if checker_starts == 1:
                         notes += _ready_notes(event, plan)
                     record_forged(plan.attacks, event.forged)
+                    record_tampered(plan.attacks, event.tampered)
                 elif isinstance(event, events.Start):
                     if not start_at <= event.index < len(records):
                         continue
@@ -193,6 +194,7 @@ def _session(
                     )
                     start_at, current = i + 1, None
                     observed = i if event.observed else None
+                    record_tampered(plan.attacks, event.tampered)
                 elif isinstance(event, events.Diagnosed):
                     if event.index == observed:  # the test's record is final: only its diagnosis added
                         records[event.index].mistakes = list(event.mistakes)

@@ -5,12 +5,14 @@ wire.py, and talks to the trusted checker over its stdin and stdout only (frames
 Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
 plain data it sends back, which the checker decodes into its own types and judges itself.
 
-Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..]}
+Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..], "refused", "allowed"}
                       {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
                       {"op": "result" | "raise", ...}   (answers to its own callbacks)
+                      {"op": "probe", "code", "args"}   (the emulation's probe: checker/integrity.py)
 Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, message]]}
                       {"op": "return", "value", "after": [[index, value]], "compiles": [[name, secs]]}
                       | {"op": "raise", ...}
+                      {"op": "probed", "value"} | {"op": "raise", ...}
                       {"op": "callback", "id", "attr", "args", "kwargs"}
 """
 
@@ -272,6 +274,8 @@ def serve(until_reply: bool = False):
             raise _rebuilt(message)
         elif op == "unplanned" and until_reply:
             raise Unplanned()
+        elif op == "probe":
+            send(probe(message))
         elif op == "define":  # more definitions (the author's mutant checks swap answers this way)
             send({"op": "defined", "errors": run_cells(message.get("cells") or [])})
         elif op == "exit":
@@ -297,7 +301,36 @@ def run_cells(cells) -> list:
     return errors
 
 
+def probe(message: dict) -> dict:
+    """The checker's probe of the emulation (checker/integrity.py): its fixed programs, its inputs."""
+    try:
+        exec(compile(str(message.get("code")), "<grader-probe>", "exec"), scope := {"__name__": "__grader_probe__"})
+        return {"op": "probed", "value": ENCODE(list(scope["run_probe"](DECODE(message.get("args")))))}
+    except BaseException as exc:  # noqa: BLE001  the checker judges it
+        return _exception_message(exc)
+
+
+def guarded_builtins(refused, allowed=()) -> dict:
+    """The answers' builtins: getattr refuses the names answer_rules.py refuses in code, and modules."""
+    import builtins
+    import types
+
+    refused, real = frozenset(str(r) for r in refused), builtins.getattr
+
+    def getattr(obj, name, *default):  # noqa: A001  the answers' getattr
+        if type(name) is not str or (name.startswith("_") and name not in allowed) or name in refused:
+            raise AttributeError(f"getattr({name!r}) is refused when grading: no answer needs it")
+        value = real(obj, name, *default)
+        if isinstance(value, types.ModuleType):
+            raise AttributeError(f"getattr({name!r}) gives a module: refused when grading")
+        return value
+
+    return {**vars(builtins), "getattr": getattr}
+
+
 def init(message: dict) -> None:
+    if message.get("refused") is not None:
+        NAMESPACE["__builtins__"] = guarded_builtins(message["refused"], message.get("allowed") or ())
     for code in message.get("prelude") or []:
         exec(compile(code, "<grader-prelude>", "exec"), {"__name__": "__grader_prelude__"})
     # the grader's part of the start went well (sandbox, Python, the emulation prelude): from here

@@ -1,0 +1,112 @@
+"""Issue 65 (1): an answer cell cannot switch the chip off.
+
+The review's attack: a helper in the answer cell, called at the top of a TPU-trap answer, puts JAX's
+original lowering back in place of the emulation's (the public ``jax.interpreters.mlir`` holds it),
+every name built at run time from bytes, and clears JAX's caches; lesson 02's DEFAULT-precision
+reference (a known mistake that only a TPU shows) then took 11/11, status ok. Each notebook here is
+graded in this process as a worker grades it (no class: three notebooks of lesson 02):
+
+- the attack as the review wrote it: the static reading (notebook/answer_rules.py) names its lines
+  and rules, the row is ``tampered`` with 0 points;
+- the same attack written plainly, with the static reading switched off in this test: the run-time
+  probe (checker/integrity.py) finds the emulation undone, the row is ``tampered`` with 0 points;
+- names built at run time that break no written rule: the student's process refuses them in
+  ``getattr`` (student_side.guarded_builtins), the answer raises, no point beyond the chip's.
+
+On the old code all three took 11/11, status ok. The fast reading of every variant (``sys.modules``,
+``importlib.reload``, ``jax.config.update``, XLA_FLAGS, ``gc``, closures...) is tests/test_answer_rules.py.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import nbformat
+import pytest
+
+from autograder.common.mistakes import load as load_mistakes
+from autograder.common.notebooks import fill_answers
+from autograder.grader import Settings
+from autograder.grader.notebook import plan as planning
+from autograder.grader.notebook.grade import grade_notebook
+from conftest import ROOT, grading_lesson, source_nb, student_nb
+from test_answer_rules import instructor_cells
+
+pytestmark = pytest.mark.slow
+LESSON = "02_matmul_accumulation"
+TRAP = f"{LESSON}:evaluate_precision_policies:default-precision-reference"  # exact on a CPU, wrong on the chip
+
+UNDO = """def _restore_cpu():
+    d = lambda b: bytes(b).decode()
+    public = getattr(getattr(jax, d(b"interpreters")), d(b"mlir"))
+    internal = getattr(getattr(getattr(jax, d(b"_src")), d(b"interpreters")), d(b"mlir"))
+    internal.__setattr__(d(b"lower_jaxpr_to_module"), getattr(public, d(b"lower_jaxpr_to_module")))
+    getattr(jax, d(b"clear_caches"))()
+
+"""
+# The same, written plainly: with the static reading off, nothing in the student's process refuses it
+PLAIN = """def _restore_cpu():
+    jax._src.interpreters.mlir.lower_jaxpr_to_module = jax.interpreters.mlir.lower_jaxpr_to_module
+    jax.clear_caches()
+
+"""
+# No rule of the code is broken: the names exist only at run time
+RUNTIME_NAMES = """def _restore_cpu():
+    n = lambda *parts: "".join(bytes(p).decode() for p in parts)
+    internal = getattr(getattr(getattr(jax, n(b"_s", b"rc")), n(b"interp", b"reters")), n(b"mlir"))
+    name = n(b"lower_jax", b"pr_to_module")
+    public = getattr(getattr(getattr(jax, n(b"interp", b"reters")), n(b"mlir")), name)
+    getattr(internal, n(b"_", b"_setattr_", b"_"))(name, public)
+    getattr(jax, n(b"clear_", b"caches"))()
+
+"""
+
+
+def attacked(helper: str) -> str:
+    """The trap answer, the helper before it, called at its top."""
+    (trap,) = [m.source for m in load_mistakes(LESSON) if m.key == TRAP]
+    head = "def evaluate_precision_policies(seed=0):\n"
+    assert head in trap
+    return helper + trap.replace(head, head + "    _restore_cpu()\n")
+
+
+def graded(answer: str):
+    nb = fill_answers(student_nb(LESSON), source_nb(LESSON), {"evaluate_precision_policies": answer})
+    settings = Settings(jobs=1, seed=1, diagnose=False)
+    return grade_notebook("ada", grading_lesson(LESSON), nbformat.writes(nb).encode(), settings, ROOT)
+
+
+def show(r):
+    print(r.score, r.max_score, r.status, r.detail, [(t.grade_id, t.score, t.error[:120]) for t in r.tests])
+
+
+def test_the_reviews_attack_is_named_by_the_static_reading():
+    r = graded(attacked(UNDO))
+    show(r)
+    assert (r.status, r.score) == ("tampered", 0)
+    assert "line 5: reads .__setattr__ (private attributes and dunders: none)" in r.detail, r.detail
+
+
+def test_without_the_static_reading_the_probe_finds_the_emulation_undone(monkeypatch):
+    monkeypatch.setattr(planning, "attacks_in", lambda tree, protected: [])  # the first layer off
+    r = graded(attacked(PLAIN))
+    show(r)
+    assert (r.status, r.score) == ("tampered", 0)
+    assert "the TPU emulation was undone in the student's process (probed after test_" in r.detail, r.detail
+    assert "was not computed as the chip computes it" in r.detail
+
+
+def test_names_built_at_run_time_are_refused_by_getattr():
+    answer = attacked(RUNTIME_NAMES)
+    assert planning.attacks_in(ast.parse(answer), _setup()) == [], "no rule of the code is broken"
+    r = graded(answer)
+    show(r)
+    scores = {t.grade_id: t.score for t in r.tests}
+    assert r.status == "ok" and scores["test_evaluate_precision_policies_hidden"] == 0
+    assert r.score < r.max_score
+    assert "refused when grading" in {t.grade_id: t.error for t in r.tests}["test_evaluate_precision_policies_visible"]
+
+
+def _setup():
+    """What the plan protects for lesson 02 (its own cells' names)."""
+    return instructor_cells(LESSON)
