@@ -1,8 +1,7 @@
 """The trusted checker: one process per notebook, where every point is decided.
 
-    python -m autograder.grader.checker.main < job.frame     (notebook/watch.py starts it through spawn.py: a fork
-                                                         of a warm zygote; model.CheckerJob as a
-                                                         wire frame in, events as frames out)
+    python -m autograder.grader.checker.main < job.frame   (watch.py starts it through spawn.py: a fork of a
+                                                         warm zygote; a CheckerJob frame in, events out)
 
 It runs the lesson's setup, the instructor's definitions and then each test cell, in its own
 interpreter, which the student's code cannot reach: the exercises' names are ``StudentFunction``
@@ -78,6 +77,7 @@ class Checker:
         self.limits = s.limits
         self.caps_seen: dict[ProcessEvent, set[str]] = {}  # the answers the host saw reach each cap (_caps_shown)
         self.files_at_cap: set = set()  # the files at the file-size cap already taken as a trace of it
+        self.unprobed: tuple | None = None  # the state of a test whose probe after it got no answer (probe)
         self.budget = Budget(job.notebook_seconds, s.cell_timeout)
         self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
@@ -150,9 +150,7 @@ class Checker:
             self.settings.emulation,
             self.inputs,
         )
-        if self.job.namespaced and not launch.namespaced:
-            # the worker's probe and this one's differ (a probe timed out under load, say): never a
-            # silent fallback for one notebook
+        if self.job.namespaced and not launch.namespaced:  # the worker's probe and this one's differ
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
         self.observer.launched(launch)  # OSError where its payload needs what the launch lacks
         return launch
@@ -209,11 +207,12 @@ class Checker:
         return state, ename, evalue, out.getvalue(), number
 
     def probe(self, when: str) -> str:
-        """Why the student's process no longer computes as the chip ("" when it does, or where
-        nothing is emulated or no process is alive): integrity.py's probe, with a time of its own."""
+        """Why the student's process no longer computes as the chip ("" if it does, or nothing is
+        emulated or alive): integrity.py's probe, with a time of its own. No answer is no tampering
+        (a loaded machine must not zero an honest notebook): the test before it is a timeout or death."""
         if self.settings.emulation != "tpu" or not self.student.alive():
             return ""
-        probe = integrity.Probe()
+        probe, why = integrity.Probe(), ""
         try:
             reply = self.student.exchange(probe.message(), Budget(PROBE_SECONDS, PROBE_SECONDS))
             if reply.get("op") == "raise" and reply.get("type") == "MemoryError":  # its memory held near the
@@ -221,8 +220,8 @@ class Checker:
                 return ""
             why = probe.differs(reply)
         except (StudentDied, StudentTimeout) as exc:
-            self.student.stop()
-            why = f"no answer ({first_line(exc)})"
+            self.student.stop()  # its next test starts in a fresh process
+            self.unprobed = (CellState.TIMEOUT if isinstance(exc, StudentTimeout) else CellState.DIED,)
         except Exception as exc:  # noqa: BLE001  the student's exception, or an answer that is no data
             why = f"it raised {type(exc).__name__}: {first_line(exc)[:200]}"
         return f"the TPU emulation was undone in the student's process (probed {when}: {why})" if why else ""
@@ -317,7 +316,10 @@ class Checker:
             wired = [h.to_wire() for h in student]
             line, raised_by = self.site
             # the probe: before the hidden tests (after the last visible one) and after each of them
+            self.unprobed = None
             probed = self.probe(f"after {test['grade_id']}") if test.get("hidden") or index == last_visible else ""
+            if self.unprobed and state in (CellState.OK, CellState.ERROR):  # not known to have run as the chip
+                state, ename, evalue = self.unprobed[0], "TimeoutError", "the emulation's probe got no answer"
             self.emit(
                 events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by, probed)
             )
