@@ -196,6 +196,45 @@ def test_the_fallback_grants_only_device_files_and_its_own_proc(tmp_path, monkey
     assert not any("hunter2" in str(v) for v in out["env"].values())
 
 
+OWN_MEMORY = """
+import os
+
+
+def probe():
+    out = {}
+    for mode in ("rb", "r+b", "wb"):
+        try:
+            with open("/proc/self/mem", mode):
+                out[mode] = "opened"
+        except OSError as exc:
+            out[mode] = type(exc).__name__
+    for name in ("status", "maps"):
+        with open(f"/proc/self/{name}", "rb") as f:
+            out[name] = len(f.read())
+    return out
+"""
+
+
+@pytest.mark.parametrize("fallback", [False, True], ids=["bubblewrap", "fallback"])
+def test_the_students_process_cannot_write_its_own_memory_through_proc(tmp_path, monkeypatch, fallback):
+    """Issue 65: the TPU emulation lives in the student's process, so a write to its own memory
+    through /proc/self/mem (a path built at run time, addresses from a default repr) could undo it
+    between two probes. Landlock grants the process's own /proc entry read-only: it reads its
+    status and maps, and opening /proc/self/mem for writing is refused under both sandboxes (on the
+    old rule, read-write, it opened)."""
+    from autograder.grader.sandbox.landlock import landlock_abi
+
+    if not landlock_abi():
+        pytest.skip("no Landlock in this kernel")
+    student = start_student(tmp_path, [["probe", OWN_MEMORY]], fallback, monkeypatch, names=["probe"])
+    ctx = {"cwd": str(tmp_path / "work"), "env": {}, "precision": None, "bind": {}}
+    out, _ = student.call("probe", (), {}, ctx)
+    student.stop()
+    print(out)
+    assert out["status"] > 0 and out["maps"] > 0
+    assert out["r+b"] == "PermissionError" and out["wb"] == "PermissionError"
+
+
 def test_the_checkers_environment_is_an_allowlist(tmp_path, monkeypatch):
     """Of the worker's environment the checker keeps the locale, PATH and the accelerator's
     variables (JAX_, XLA_, TPU_, CUDA_...), never anything else (a token, a cloud key)."""

@@ -69,7 +69,8 @@ class _NetPortAttr(ctypes.Structure):
 # the grading pool's semaphores under the fallback; zeroing them hung a class run, issue 42).
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 ACCELERATORS = ("/dev/accel*", "/dev/nvidia*", "/dev/vfio")  # a TPU's or GPU's, where the machine has one
-# Of /proc, the process's own entry (``/proc/self``, threads included: read-write) and these few
+# Of /proc, the process's own entry (``/proc/self``, threads included: read-only, so that its memory
+# cannot be written through /proc/self/mem, where the TPU emulation lives) and these few
 # machine-wide files (read-only): never another process's entry, whose environ, cmdline and memory
 # (the checker's, the grader's) are this user's under the fallback.
 PROC_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime", "/proc/version")
@@ -186,7 +187,7 @@ def apply_landlock(abi: int, workdir: str, extra_files: list[str], read_only: li
 
     for path in [*DEVICES, *(p for pattern in ACCELERATORS for p in glob.glob(pattern))]:
         allow(path, read_dir | _FS["WRITE_FILE"])
-    allow("/proc/self", read_dir | _FS["WRITE_FILE"])  # opened here: this process's own /proc/<pid>
+    allow("/proc/self", read_dir)  # opened here: this process's own /proc/<pid>, read-only (its mem: issue 65)
     allow(workdir, work_rights)
     for path in extra_files:
         allow(path, _FS["READ_FILE"])
