@@ -31,10 +31,10 @@ ROWS = 8  # rows kept of a larger output
 # name -> (m, k, n)
 SHAPES = {
     "lesson": (256, 1024, 256),
-    "mid": (64, 256, 64),
-    "small": (8, 64, 8),
     "k1": (8, 1, 8),
     "n1": (64, 256, 1),
+    "small": (8, 64, 8),
+    "mid": (64, 256, 64),
 }
 
 PRESETS = ("BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "TF32_TF32_F32", "TF32_TF32_F32_X3")
@@ -125,10 +125,14 @@ def as_stored(value) -> np.ndarray:
     return value[:ROWS] if value.ndim == 2 else value
 
 
-def compute(data=None, wanted=None, hlo_for=("lesson", "k1")) -> tuple[dict, dict, dict, dict]:
-    """Every program on this process's default backend: (outputs, output dtypes, failures, HLO texts)."""
+def compute(data=None, wanted=None, hlo_for=("lesson", "k1"), budget_s=None) -> tuple[dict, dict, dict, dict]:
+    """Every program on this process's default backend: (outputs, output dtypes, failures, HLO texts);
+    past ``budget_s`` seconds the rest are left out (the record says which were run)."""
+    import time
+
     import jax
 
+    start = time.monotonic()
     data = data if data is not None else inputs()
     ns = namespace()
     out, dtypes, failed, texts = {}, {}, {}, {}
@@ -137,6 +141,8 @@ def compute(data=None, wanted=None, hlo_for=("lesson", "k1")) -> tuple[dict, dic
             continue
         if i % 100 == 0:
             print(f"{i} programs done", file=sys.stderr, flush=True)
+        if budget_s is not None and time.monotonic() - start > budget_s:
+            break
         args = arguments(shape, data)
         try:
             f = program(form, use, ns)
@@ -179,9 +185,9 @@ def environment() -> dict:
     return {"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind, "versions": versions}
 
 
-def write(out: Path) -> dict:
+def write(out: Path, budget_s: float | None = None) -> dict:
     data = inputs()
-    values, dtypes, failed, texts = compute(data)
+    values, dtypes, failed, texts = compute(data, budget_s=budget_s)
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / NPZ, **{f"in_{k}": v for k, v in data.items()}, **values)
     meta = {
@@ -211,8 +217,9 @@ def load(folder: Path) -> tuple[dict[str, np.ndarray], dict]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.chip.dot_record", description=__doc__)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--budget-s", type=float, help="stop starting programs after this many seconds")
     args = parser.parse_args(argv)
-    meta = write(args.out)
+    meta = write(args.out, args.budget_s)
     summary = {k: meta[k] for k in ("backend", "device_kind", "versions", "npz_bytes")}
     print(json.dumps(summary | {"programs": len(meta["dtypes"]), "failed": meta["failed"]}, indent=1))
     return 0

@@ -16,10 +16,11 @@ the chip's matrix unit computes them:
     HIGHEST: six bf16 passes of a three-piece split (hi truncated): float32 summation error.
     The passes go smallest first into one float32 accumulator, 128 terms of the contraction at a
     time (here each 128 is a float32 CPU dot). A one-term contraction and a matrix-vector product
-    are float32 at every precision (tests/data/tpu/tpu_matvec.json).
+    are float32 at every precision (tests/data/tpu/tpu_matvec.json), but not at an explicit
+    algorithm: presets BF16_BF16_F32, _X3 and _X6 compute as DEFAULT, HIGH and HIGHEST at every
+    shape (tests/data/tpu/tpu_dots.json; tpu_compiler.py).
     Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the
-    chip's own error, HIGHEST within 2x of it. Presets BF16_BF16_F32_X3/_X6 are taken to be
-    HIGH/HIGHEST (not recorded). XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
+    chip's own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
     Not modelled: the chip's approximate reciprocal (division by a value cast up from bf16), its
     transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
 GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact; a patch of
@@ -93,7 +94,7 @@ def _course_emulate_precision(mode):
             if name == "DEFAULT":
                 p = None
             elif name.startswith("BF16_BF16_F32_X3") or name.startswith("BF16_BF16_F32_X6"):
-                if mode == "tpu":  # presumed to be the chip's HIGH and HIGHEST (not recorded)
+                if mode == "tpu":  # the chip's HIGH and HIGHEST passes (tests/data/tpu/tpu_dots.json)
                     return "bf16x3" if name.endswith("X3") else "bf16x6"
                 return "bf16x3" if name.endswith("X3") else "exact"
             elif name.startswith("BF16_BF16"):
