@@ -184,15 +184,15 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         """v in float32 (no operation where it is float32 already: each costs a trace and a lowering)."""
         return v if jnp.dtype(getattr(v, "dtype", None)) == F32 else lax.convert_element_type(v, F32)
 
-    def as_bf16(f32):
+    def as_bf16(f32, barrier=True):
         """f32 stored in bf16, kept in float32: what store() computes for bf16 in two operations
         where store() needs nine (reduce_precision rounds to nearest even, as the convert does,
         and no pass folds it; values below bf16's normal range flush to zero first, keeping their
         sign). An unrolled chain of stored bf16 values compiles as fast as its native program."""
         if "flush" not in without:
-            zero = lax.full_like(f32, 0) if f32.shape else 0.0
-            f32 = lax.select(lax.lt(lax.abs(f32), SMALLEST_BF16), lax.mul(f32, zero), f32)
-        return lax.optimization_barrier(lax.reduce_precision(f32, exponent_bits=8, mantissa_bits=7))
+            f32 = lax.select(lax.lt(lax.abs(f32), SMALLEST_BF16), lax.mul(f32, 0.0), f32)
+        f32 = lax.reduce_precision(f32, exponent_bits=8, mantissa_bits=7)
+        return lax.optimization_barrier(f32) if barrier else f32
 
     def materialize(s):
         if s.exact or (s.dtype == BF16 and "bf16-stores" not in without):
@@ -457,8 +457,11 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             if source.dtype == F16 and isinstance(x, Wide) and "f16-highest" not in without:
                 cap.append("bf16x3")  # the chip's HIGHEST of an f16 value cast up: three passes
                 return x.f32
-            bf = Shadow(source.f32, BF16, source.exact and source.dtype == BF16)
-            return lax.convert_element_type(materialize(bf), F32)
+            if source.exact and source.dtype == BF16:
+                return source.f32
+            if "bf16-stores" not in without:
+                return as_bf16(source.f32, barrier=False)  # rounded to bf16 in float32; the dot ends the fusion
+            return lax.convert_element_type(materialize(Shadow(source.f32, BF16, False)), F32)
 
         a, b = operand(lhs), operand(rhs)
         if cap and how == "bf16x6":
@@ -630,9 +633,12 @@ def _course_emulate_precision(mode):
         size = lambda a, ds: int(math.prod(a.shape[d] for d in ds))  # noqa: E731
         b, m, k, n = size(lhs, lb), size(lhs, lf), size(lhs, lc), size(rhs, rf)
         shape = [lhs.shape[d] for d in lb + tuple(lf)] + [rhs.shape[d] for d in rf]
-        lhs3 = jnp.transpose(lhs, lb + tuple(lf) + lc).reshape(b, m, k)
-        rhs3 = jnp.transpose(rhs, rb + rc + tuple(rf)).reshape(b, k, n)
-        return lhs3, rhs3, shape
+
+        def view(a, perm, dims):  # transposed and reshaped only where it has to be (each costs a trace)
+            a = a if perm == tuple(range(a.ndim)) else jax.lax.transpose(a, perm)
+            return a if a.shape == dims else jax.lax.reshape(a, dims)
+
+        return view(lhs, lb + tuple(lf) + lc, (b, m, k)), view(rhs, rb + rc + tuple(rf), (b, k, n)), shape
 
     def mxu(terms, dimension_numbers):
         """The chip's accumulation: sum over (lhs, rhs) passes, in order, of lhs @ rhs (bfloat16
@@ -643,6 +649,16 @@ def _course_emulate_precision(mode):
         b, m, k = views[0][0].shape
         n = views[0][1].shape[2]
         c = -(-k // chunk)
+        dims = (((2,), (1,)), ((0,), (0,)))
+
+        def part(a, b):  # one (pass, chunk) part: a float32 dot of exact products
+            return original(
+                a, b, dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
+            )
+
+        if len(views) == 1 and c == 1:  # one part (DEFAULT, K up to 128): the views as they are, no pads
+            acc = part(*views[0][:2])  # (the scan's 0 + part: XLA folds an added zero away)
+            return acc if tuple(acc.shape) == tuple(shape) else jax.lax.reshape(acc, tuple(shape))
         lhs, rhs = [], []
         for a, bb, _ in views:
             pad = c * chunk - k if c > 1 else 0
@@ -651,12 +667,6 @@ def _course_emulate_precision(mode):
             lhs.append(a)
             rhs.append(bb)
         lhs, rhs = jnp.concatenate(lhs), jnp.concatenate(rhs)
-        dims = (((2,), (1,)), ((0,), (0,)))
-
-        def part(a, b):  # one (pass, chunk) part: a float32 dot of exact products
-            return original(
-                a, b, dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
-            )
 
         def step(acc, ab):
             return acc + part(*ab), None

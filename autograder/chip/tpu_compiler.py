@@ -99,15 +99,15 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         """v in float32 (no operation where it is float32 already: each costs a trace and a lowering)."""
         return v if jnp.dtype(getattr(v, "dtype", None)) == F32 else lax.convert_element_type(v, F32)
 
-    def as_bf16(f32):
+    def as_bf16(f32, barrier=True):
         """f32 stored in bf16, kept in float32: what store() computes for bf16 in two operations
         where store() needs nine (reduce_precision rounds to nearest even, as the convert does,
         and no pass folds it; values below bf16's normal range flush to zero first, keeping their
         sign). An unrolled chain of stored bf16 values compiles as fast as its native program."""
         if "flush" not in without:
-            zero = lax.full_like(f32, 0) if f32.shape else 0.0
-            f32 = lax.select(lax.lt(lax.abs(f32), SMALLEST_BF16), lax.mul(f32, zero), f32)
-        return lax.optimization_barrier(lax.reduce_precision(f32, exponent_bits=8, mantissa_bits=7))
+            f32 = lax.select(lax.lt(lax.abs(f32), SMALLEST_BF16), lax.mul(f32, 0.0), f32)
+        f32 = lax.reduce_precision(f32, exponent_bits=8, mantissa_bits=7)
+        return lax.optimization_barrier(f32) if barrier else f32
 
     def materialize(s):
         if s.exact or (s.dtype == BF16 and "bf16-stores" not in without):
@@ -372,8 +372,11 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             if source.dtype == F16 and isinstance(x, Wide) and "f16-highest" not in without:
                 cap.append("bf16x3")  # the chip's HIGHEST of an f16 value cast up: three passes
                 return x.f32
-            bf = Shadow(source.f32, BF16, source.exact and source.dtype == BF16)
-            return lax.convert_element_type(materialize(bf), F32)
+            if source.exact and source.dtype == BF16:
+                return source.f32
+            if "bf16-stores" not in without:
+                return as_bf16(source.f32, barrier=False)  # rounded to bf16 in float32; the dot ends the fusion
+            return lax.convert_element_type(materialize(Shadow(source.f32, BF16, False)), F32)
 
         a, b = operand(lhs), operand(rhs)
         if cap and how == "bf16x6":
