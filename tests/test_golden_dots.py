@@ -26,6 +26,10 @@ refused, F32_F32_F32 is refused on the MXU and exact off it. Precision strings a
 values they name. Each of these rules is shown needed below (left out, recorded programs differ).
 """
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -140,3 +144,48 @@ def test_each_rule_is_needed(chip, tmp_path, rule):
     """Left out, the recorded K = 1 programs are no longer the chip's."""
     got, failed = emulate(tmp_path / f"{rule}.npz", ["k1"], without=rule)
     assert differences(chip, got, failed, ["k1"]), f"the rule {rule!r} is needed by no recorded program"
+
+
+COST = """
+import json, os, sys
+import jax, jax.numpy as jnp
+if os.environ["COURSE_EMULATE"] == "tpu":
+    from autograder.chip.emulation import source
+    exec(compile(source(), "emulation", "exec"))
+w = jnp.eye(64, dtype=jnp.float32) * 1.001
+
+def chain(y):
+    for _ in range(64):
+        y = (y * 1.001).astype(jnp.bfloat16).astype(jnp.float32)
+    return y
+
+def dots(y):
+    for _ in range(16):
+        y = jnp.dot(y, w).astype(jnp.bfloat16).astype(jnp.float32)
+    return y
+
+def size(f, x):
+    return jax.jit(f).lower(x).as_text().count("stablehlo.")
+
+print(json.dumps([size(chain, jnp.ones((), jnp.float32)), size(dots, jnp.ones((64, 64), jnp.float32))]))
+"""
+
+
+def test_the_emulations_programs_stay_near_the_native_size():
+    """What XLA compiles grows with the operations the emulation emits (issue 64: a 512-step cast
+    chain compiled in 21.5 s against 2.2 s natively): a stored bf16 value is a flush, a
+    reduce_precision and one barrier (12 operations before), a dot's bf16 operand is rounded in
+    float32 and a one-part DEFAULT dot is the dot alone (pads, transposes and an added zero before).
+    Counted, not timed: at most 3x the native program's operations for the cast chain, 6x for the
+    chain of dots (each emulated dot also flushes and rounds its operands)."""
+    counts = {}
+    for mode in ("tpu", "none"):
+        env = {"COURSE_EMULATE": mode, "JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+        proc = subprocess.run(
+            [sys.executable, "-c", COST], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        counts[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
+    (chain, dots), (chain_native, dots_native) = counts["tpu"], counts["none"]
+    assert chain <= 3 * chain_native, (chain, chain_native)
+    assert dots <= 6 * dots_native, (dots, dots_native)
