@@ -116,6 +116,13 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
       back to float32 at HIGHEST in three passes; a narrow result type is not rounded where the
       value is used in float32;
     - a matrix-vector dot or a one-term contraction is a float32 dot of the unrounded values;
+      but a one-term contraction with a narrow result multiplies its operands as stored in their
+      narrow types (rounded), the product kept in float32 where it is used in float32;
+    - a dot at an explicit algorithm (a DotAlgorithmPreset, or its name as a string) computes as
+      the algorithm says at every shape, off the MXU too (BF16_BF16_F32: operands rounded to bf16,
+      float32 sums; _X3 and _X6: HIGH's and HIGHEST's passes); TF32, TF32_X3, BF16_BF16_BF16 and
+      F16_F16_F32 are refused, F32_F32_F32 on the MXU (tests/data/tpu/tpu_dots.json, lesson 05's
+      bf16 policy as students write it: tests/test_golden_dots.py);
     - nested jits, custom derivatives and checkpoints are compiled as one program; a cond's branches
       return unrounded values.
     Any other operation on a narrow value computes as written, rounding its inputs and its result.
@@ -173,11 +180,31 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         stored = jnp.where(lax.convert_element_type(stored, F32) == 0, zero, stored)
         return lax.optimization_barrier(stored)
 
+    def as_f32(v):
+        """v in float32 (no operation where it is float32 already: each costs a trace and a lowering)."""
+        return v if jnp.dtype(getattr(v, "dtype", None)) == F32 else lax.convert_element_type(v, F32)
+
+    def as_bf16(f32, barrier=True):
+        """f32 stored in bf16, kept in float32: what store() computes for bf16 in two operations
+        where store() needs nine (reduce_precision rounds to nearest even, as the convert does,
+        and no pass folds it; values below bf16's normal range flush to zero first, keeping their
+        sign). An unrolled chain of stored bf16 values compiles as fast as its native program."""
+        if "flush" not in without:
+            f32 = lax.select(lax.lt(lax.abs(f32), SMALLEST_BF16), lax.mul(f32, 0.0), f32)
+        f32 = lax.reduce_precision(f32, exponent_bits=8, mantissa_bits=7)
+        return lax.optimization_barrier(f32) if barrier else f32
+
     def materialize(s):
-        return lax.convert_element_type(s.f32, s.dtype) if s.exact else store(s.f32, s.dtype)
+        if s.exact or (s.dtype == BF16 and "bf16-stores" not in without):
+            return lax.convert_element_type(s.f32 if s.exact else as_bf16(s.f32), s.dtype)
+        return store(s.f32, s.dtype)
 
     def rounded(s):
-        return s if s.exact else Shadow(lax.convert_element_type(materialize(s), F32), s.dtype, True)
+        if s.exact:
+            return s
+        if s.dtype == BF16 and "bf16-stores" not in without:
+            return Shadow(as_bf16(s.f32), BF16, True)
+        return Shadow(lax.convert_element_type(materialize(s), F32), s.dtype, True)
 
     def exact_shadow(v, dtype=None):
         return Shadow(lax.convert_element_type(v, F32), dtype or v.dtype, True)
@@ -185,6 +212,7 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
     def single(s, aval):
         return rounded(s) if math.prod(aval.shape) == 1 and "single-element" not in without else s
 
+    REFUSED = {"TF32_TF32_F32", "TF32_TF32_F32_X3", "BF16_BF16_BF16", "F16_F16_F32"}
     ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "abs", "max", "min", "sign", "round", "floor", "ceil"}
     ELEMENTWISE |= {"select_n", "eq", "ne", "lt", "le", "gt", "ge", "clamp", "integer_pow", "square"}
     LAYOUT = {"broadcast_in_dim", "reshape", "transpose", "squeeze", "expand_dims", "copy", "copy_p"}
@@ -300,11 +328,12 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             (x,) = ins
             new = jnp.dtype(eqn.params["new_dtype"])
             if narrow(new):
-                s = Shadow(lax.convert_element_type(value(x), F32), new, False)
+                s = Shadow(as_f32(value(x)), new, False)
                 if isinstance(x, Shadow) and x.exact and x.dtype == new:
                     s.exact = True
                 return [single(s, outs[0]) if "unrounded-casts" not in without else rounded(s)]
-            out = lax.convert_element_type(value(x), new)
+            same = jnp.dtype(getattr(value(x), "dtype", None)) == new
+            out = value(x) if same else lax.convert_element_type(value(x), new)
             return [Wide(out, x) if isinstance(x, Shadow) and new == F32 else out]
         constant_divisor = name == "div" and isinstance(eqn.invars[1], core.Literal)
         if constant_divisor and isinstance(ins[0], Shadow) and "constant-division" not in without:
@@ -360,10 +389,36 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         n = math.prod(ra.shape[d] for d in range(len(ra.shape)) if d not in rc + rb)
         return min(k, m, n) > 1
 
+    def algorithm(eqn):
+        """The name of a dot's explicit algorithm (a DotAlgorithmPreset other than DEFAULT), or None."""
+        preset = eqn.params.get("precision")
+        name = getattr(preset, "name", None) if isinstance(preset, lax.DotAlgorithmPreset) else None
+        return None if name == "DEFAULT" or "algorithms" in without else name
+
+    def refuse(eqn):
+        """The chip's compiler refuses these algorithms (tests/data/tpu/tpu_dots.json): no TF32, no
+        bf16 or f16 accumulation; F32_F32_F32 only off the MXU (computed exactly there)."""
+        name = algorithm(eqn)
+        if name in REFUSED or (name == "F32_F32_F32" and on_mxu(eqn)):
+            raise jax.errors.JaxRuntimeError(f"UNIMPLEMENTED: Dot algorithm ALG_DOT_{name} is not supported.")
+
+    def one_term(eqn, ins, out):
+        """A one-term contraction (K = 1) with a narrow result: the chip multiplies its operands as
+        stored in their narrow types (rounded), the product in float32, rounded where it is stored."""
+        (lc, _), _ = canonical(eqn.params["dimension_numbers"], *(v.aval for v in eqn.invars))
+        k = math.prod(eqn.invars[0].aval.shape[d] for d in lc)
+        if k != 1 or not narrow(getattr(out, "dtype", None)) or "one-term-narrow" in without:
+            return None
+        vals = [lax.convert_element_type(materialize(x), F32) if isinstance(x, Shadow) else value(x) for x in ins]
+        dims = canonical(eqn.params["dimension_numbers"], *(v.aval for v in eqn.invars))
+        res = original(*vals, dimension_numbers=dims, precision=jax.lax.Precision.HIGHEST, preferred_element_type=F32)
+        return Shadow(res, out.dtype, False)
+
     def dot(eqn, ins):
         lhs, rhs = ins
         la, ra = (v.aval for v in eqn.invars)
         out = eqn.outvars[0].aval
+        refuse(eqn)
         integers = all(jnp.issubdtype(a.dtype, jnp.integer) for a in (la, ra))
         if integers and jnp.issubdtype(out.dtype, jnp.floating) and "integer-dots" not in without:
             # integer operands: the MXU accumulates in int32 whatever the output type (exact sums;
@@ -375,7 +430,11 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
         if not all(jnp.issubdtype(a.dtype, jnp.floating) for a in (la, ra)) or jnp.dtype(out.dtype) == jnp.float64:
             return as_written(eqn, ins)[0]
         dims = canonical(eqn.params["dimension_numbers"], la, ra)
-        if not on_mxu(eqn) and "matrix-vector" not in without:  # off the MXU: float32, what the registers hold
+        term = None if on_mxu(eqn) else one_term(eqn, ins, out)
+        if term is not None:
+            return term
+        if not on_mxu(eqn) and algorithm(eqn) is None and "matrix-vector" not in without:
+            # off the MXU: float32, what the registers hold (an explicit algorithm is kept: below)
             res = original(
                 value(lhs),
                 value(rhs),
@@ -398,8 +457,11 @@ def _course_chip_compiler(jax, jnp, level, passes_of, canonical, original, witho
             if source.dtype == F16 and isinstance(x, Wide) and "f16-highest" not in without:
                 cap.append("bf16x3")  # the chip's HIGHEST of an f16 value cast up: three passes
                 return x.f32
-            bf = Shadow(source.f32, BF16, source.exact and source.dtype == BF16)
-            return lax.convert_element_type(materialize(bf), F32)
+            if source.exact and source.dtype == BF16:
+                return source.f32
+            if "bf16-stores" not in without:
+                return as_bf16(source.f32, barrier=False)  # rounded to bf16 in float32; the dot ends the fusion
+            return lax.convert_element_type(materialize(Shadow(source.f32, BF16, False)), F32)
 
         a, b = operand(lhs), operand(rhs)
         if cap and how == "bf16x6":
@@ -436,10 +498,11 @@ the chip's matrix unit computes them:
     HIGHEST: six bf16 passes of a three-piece split (hi truncated): float32 summation error.
     The passes go smallest first into one float32 accumulator, 128 terms of the contraction at a
     time (here each 128 is a float32 CPU dot). A one-term contraction and a matrix-vector product
-    are float32 at every precision (tests/data/tpu/tpu_matvec.json).
+    are float32 at every precision (tests/data/tpu/tpu_matvec.json), but not at an explicit
+    algorithm: presets BF16_BF16_F32, _X3 and _X6 compute as DEFAULT, HIGH and HIGHEST at every
+    shape (tests/data/tpu/tpu_dots.json; tpu_compiler.py).
     Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the
-    chip's own error, HIGHEST within 2x of it. Presets BF16_BF16_F32_X3/_X6 are taken to be
-    HIGH/HIGHEST (not recorded). XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
+    chip's own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
     Not modelled: the chip's approximate reciprocal (division by a value cast up from bf16), its
     transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
 GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact; a patch of
@@ -513,7 +576,7 @@ def _course_emulate_precision(mode):
             if name == "DEFAULT":
                 p = None
             elif name.startswith("BF16_BF16_F32_X3") or name.startswith("BF16_BF16_F32_X6"):
-                if mode == "tpu":  # presumed to be the chip's HIGH and HIGHEST (not recorded)
+                if mode == "tpu":  # the chip's HIGH and HIGHEST passes (tests/data/tpu/tpu_dots.json)
                     return "bf16x3" if name.endswith("X3") else "bf16x6"
                 return "bf16x3" if name.endswith("X3") else "exact"
             elif name.startswith("BF16_BF16"):
@@ -570,9 +633,12 @@ def _course_emulate_precision(mode):
         size = lambda a, ds: int(math.prod(a.shape[d] for d in ds))  # noqa: E731
         b, m, k, n = size(lhs, lb), size(lhs, lf), size(lhs, lc), size(rhs, rf)
         shape = [lhs.shape[d] for d in lb + tuple(lf)] + [rhs.shape[d] for d in rf]
-        lhs3 = jnp.transpose(lhs, lb + tuple(lf) + lc).reshape(b, m, k)
-        rhs3 = jnp.transpose(rhs, rb + rc + tuple(rf)).reshape(b, k, n)
-        return lhs3, rhs3, shape
+
+        def view(a, perm, dims):  # transposed and reshaped only where it has to be (each costs a trace)
+            a = a if perm == tuple(range(a.ndim)) else jax.lax.transpose(a, perm)
+            return a if a.shape == dims else jax.lax.reshape(a, dims)
+
+        return view(lhs, lb + tuple(lf) + lc, (b, m, k)), view(rhs, rb + rc + tuple(rf), (b, k, n)), shape
 
     def mxu(terms, dimension_numbers):
         """The chip's accumulation: sum over (lhs, rhs) passes, in order, of lhs @ rhs (bfloat16
@@ -583,6 +649,16 @@ def _course_emulate_precision(mode):
         b, m, k = views[0][0].shape
         n = views[0][1].shape[2]
         c = -(-k // chunk)
+        dims = (((2,), (1,)), ((0,), (0,)))
+
+        def part(a, b):  # one (pass, chunk) part: a float32 dot of exact products
+            return original(
+                a, b, dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
+            )
+
+        if len(views) == 1 and c == 1:  # one part (DEFAULT, K up to 128): the views as they are, no pads
+            acc = part(*views[0][:2])  # (the scan's 0 + part: XLA folds an added zero away)
+            return acc if tuple(acc.shape) == tuple(shape) else jax.lax.reshape(acc, tuple(shape))
         lhs, rhs = [], []
         for a, bb, _ in views:
             pad = c * chunk - k if c > 1 else 0
@@ -591,12 +667,6 @@ def _course_emulate_precision(mode):
             lhs.append(a)
             rhs.append(bb)
         lhs, rhs = jnp.concatenate(lhs), jnp.concatenate(rhs)
-        dims = (((2,), (1,)), ((0,), (0,)))
-
-        def part(a, b):  # one (pass, chunk) part: a float32 dot of exact products
-            return original(
-                a, b, dimension_numbers=dims, precision=Precision.HIGHEST, preferred_element_type=jnp.float32
-            )
 
         def step(acc, ab):
             return acc + part(*ab), None

@@ -97,18 +97,19 @@ print(json.dumps(failed))
 """
 
 
-def emulate(path, without="", names=()):
-    """The recorded patterns (``names``, default all) under the emulation in a fresh process."""
+def emulate(path, without="", names=(), script=RUN, timeout=600):
+    """The recorded patterns (``names``, default all) under the emulation in a fresh process
+    (``script``: another record's runner, tests/test_golden_dots.py): (outputs, failures)."""
     env = {"COURSE_EMULATE": "tpu", "JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     if without:
         env["COURSE_EMULATE_WITHOUT"] = without
     proc = subprocess.run(
-        [sys.executable, "-c", RUN, str(path), json.dumps(list(names))],
+        [sys.executable, "-c", script, str(path), json.dumps(list(names))],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     failed = json.loads(proc.stdout.strip().splitlines()[-1])

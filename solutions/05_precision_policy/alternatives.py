@@ -80,6 +80,110 @@ def benchmark(fn, *args, warmup=2, iters=10):
 """,
     },
     # ------------------------------------------------------------------ policy_table
+    {
+        "function": "policy_table",
+        "why": "bf16 policy as (x.astype(bf16) @ w_bf16).astype(float32) inside jit: a bf16 result widened at once (issue 64: the chip accepts it)",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    fp32 = jax.jit(lambda x, w: jnp.dot(x, w, precision=jax.lax.Precision.HIGHEST))
+    # bf16 @ bf16 gives a bf16 result: widened to float32 right away, inside the jitted function
+    bf16 = jax.jit(lambda x, w_bf16: (x.astype(jnp.bfloat16) @ w_bf16).astype(jnp.float32))
+    weight_only = jax.jit(lambda x, q_w, s_w: (x.astype(jnp.bfloat16) @ q_w.astype(jnp.bfloat16)).astype(jnp.float32) * s_w)
+    runs = [
+        ("fp32", fp32, (x, w), w.nbytes),
+        ("bf16", bf16, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", weight_only, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", jax.jit(w8a8_matmul), (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in runs:
+        out = np.asarray(fn(*args), np.float64)
+        err = float(np.max(np.abs(out - exact)) / np.max(np.abs(exact)))
+        rows.append({"policy": name, "max_rel_err": err, "weight_bytes": int(nbytes),
+                     "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return rows
+""",
+    },
+    {
+        "function": "policy_table",
+        "why": "bf16 policy as jnp.dot(xb, wb, preferred_element_type=bfloat16).astype(float32) inside jit (issue 64)",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    key_x, key_w = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(key_x, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(key_w, (k, n), dtype=jnp.float32) / np.sqrt(k)
+    ref = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+
+    def row(policy, fn, args, nbytes):
+        y = np.asarray(fn(*args), np.float64)
+        return dict(policy=policy, max_rel_err=float(np.abs(y - ref).max() / np.abs(ref).max()),
+                    weight_bytes=int(nbytes), median_ms=float(benchmark(fn, *args)["median_ms"]))
+
+    @jax.jit
+    def bf16_matmul(x, wb):
+        xb = x.astype(jnp.bfloat16)
+        return jnp.dot(xb, wb, preferred_element_type=jnp.bfloat16).astype(jnp.float32)
+
+    @jax.jit
+    def int8_matmul(x, q, s):
+        return jnp.dot(x.astype(jnp.bfloat16), q.astype(jnp.bfloat16),
+                       preferred_element_type=jnp.bfloat16).astype(jnp.float32) * s
+
+    wb = w.astype(jnp.bfloat16)
+    q, s = quantize_symmetric(w, axis=0)
+    exact_dot = jax.jit(lambda a, b: jnp.matmul(a, b, precision=jax.lax.Precision.HIGHEST))
+    return [
+        row("fp32", exact_dot, (x, w), 4 * w.size),
+        row("bf16", bf16_matmul, (x, wb), 2 * wb.size),
+        row("int8_weight_only", int8_matmul, (x, q, s), q.size + 4 * s.size),
+        row("w8a8", jax.jit(w8a8_matmul), (x, q, s), q.size + 4 * s.size),
+    ]
+""",
+    },
+    {
+        "function": "policy_table",
+        "why": "bf16 policy at precision=DotAlgorithmPreset.BF16_BF16_F32 on the float32 x, fp32 at precision='highest' (issue 64)",
+        "source": """
+def policy_table(seed=0, m=256, k=1024, n=256):
+    kx, kw = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(kx, (m, k), jnp.float32)
+    w = jax.random.normal(kw, (k, n), jnp.float32) / np.sqrt(k)
+    true_out = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    # the dot algorithm says what the bf16 policy is: bf16 inputs, float32 accumulation and output
+    alg = jax.lax.DotAlgorithmPreset.BF16_BF16_F32
+    q_w, s_w = quantize_symmetric(w, axis=0)
+    stored = {
+        "fp32": (w,),
+        "bf16": (w.astype(jnp.bfloat16),),
+        "int8_weight_only": (q_w, s_w),
+        "w8a8": (q_w, s_w),
+    }
+    fns = {
+        "fp32": jax.jit(lambda a, b: jnp.dot(a, b, precision="highest")),
+        "bf16": jax.jit(lambda a, b: jnp.dot(a, b, precision=alg, preferred_element_type=jnp.float32)),
+        "int8_weight_only": jax.jit(
+            lambda a, q, s: jnp.dot(a, q.astype(jnp.bfloat16), precision=alg, preferred_element_type=jnp.float32) * s
+        ),
+        "w8a8": jax.jit(w8a8_matmul),
+    }
+    table = []
+    for policy, weights in stored.items():
+        out = np.asarray(fns[policy](x, *weights), np.float64)
+        table.append({
+            "policy": policy,
+            "max_rel_err": float(np.max(np.abs(out - true_out)) / np.max(np.abs(true_out))),
+            "weight_bytes": int(sum(a.nbytes for a in weights)),
+            "median_ms": float(benchmark(fns[policy], x, *weights)["median_ms"]),
+        })
+    return table
+""",
+    },
     # ------------------------------------------------------------------ train_linear_regression
     {
         "function": "train_linear_regression",
