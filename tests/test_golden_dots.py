@@ -13,7 +13,8 @@ give the chip's result (or be refused as the chip refused it):
 
 - bit for bit where no float32 sum is in it (K = 1);
 - where one is: within 1e-6 of the largest value (float32 summation order; a bf16 rounding the chip
-  skipped or added moves a value by 2^-9 of itself), one bf16 step for a bf16 result;
+  skipped or added moves a value by 2^-9 of itself), one bf16 step for a bf16 result; a sum of the
+  m x n product within m n 2^-24 of its largest value (a bf16 rounding moves it by 10x that);
 - a relative error computed inside jit divides by an array (the chip multiplies by an approximate
   reciprocal): within 1e-6 + 2^-15 of itself.
 
@@ -67,7 +68,7 @@ def chip():
     return load(DATA)
 
 
-def mismatch(key: str, chip_value: np.ndarray, got: np.ndarray, dtype: str) -> str:
+def mismatch(key: str, chip_value: np.ndarray, got: np.ndarray, dtype: str, largest: float) -> str:
     """Why ``got`` is not the chip's result for program ``key`` ("" if it is)."""
     if got.shape != chip_value.shape or got.dtype != chip_value.dtype:
         return f"shape/dtype {got.shape} {got.dtype}, the chip {chip_value.shape} {chip_value.dtype}"
@@ -80,10 +81,13 @@ def mismatch(key: str, chip_value: np.ndarray, got: np.ndarray, dtype: str) -> s
         return f"{int((a != b).sum())} elements differ (max {diff:.3g}): not bit for bit"
     if use == "relerr":
         tol = 1e-6 + 2.0**-15 * scale
+    elif use == "sum":  # m x n float32 values summed in another order: within m n 2^-24 max|y|
+        m, _, n = SHAPES[shape]
+        tol = m * n * 2.0**-24 * largest
     else:
         tol = 1e-6 * scale
-        if dtype == "bfloat16":
-            tol = max(tol, 2.0**-7 * scale)
+    if dtype == "bfloat16":
+        tol = max(tol, 2.0**-7 * scale)
     return "" if diff <= tol else f"max diff {diff:.3g} of {scale:.3g} (allowed {tol:.3g})"
 
 
@@ -96,7 +100,8 @@ def differences(chip, got, failed, shapes):
         if key not in got:
             wrong[key] = f"refused here, not on the chip: {failed.get(key, '?')[:120]}"
             continue
-        why = mismatch(key, arrays[key], got[key], dtype)
+        largest = float(np.abs(arrays[f"in_{key.split('.')[2]}_e"]).max())  # the product's largest value
+        why = mismatch(key, arrays[key], got[key], dtype, largest)
         if why:
             wrong[key] = why
     for key, error in meta["failed"].items():
