@@ -12,6 +12,7 @@ hidden inputs aside, from the published tree alone, and the same visible verdict
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -201,3 +202,61 @@ def test_a_demo_cells_global_passes_in_a_kernel_and_fails_in_the_fresh_process(s
     checked, _ = self_checked
     record = next(r for r in checked["kernel-global"][1] if r["id"] == VISIBLE[0])
     assert record["outcome"] == "wrong" and record["message"] == "NameError: name 'x' is not defined"
+
+
+# ---------------------------------------------------------------- the lesson's "Before you submit" cell
+
+
+def run_lesson_cell(folder: Path, env: dict) -> str:
+    """The release's self-check cell, run in a folder with no course files near it (Colab's /content),
+    after a setup cell's ``course_chip`` naming an unreachable repository: the module, the emulation
+    and the release come from COURSE_EMULATION_URL's folder (the published notebooks/, as file URLs)."""
+    cell = next(c.source for c in student_nb(LESSON).cells if c.get("id") == "before-you-submit-code")
+    setup = "def course_chip(chip, url='https://example.invalid/notebooks/tpu_emulation.py'):\n    pass\n\n"
+    base = {k: v for k, v in os.environ.items() if k not in ("COURSE_EMULATE", "COURSE_EMULATED_PRECISION")}
+    base.pop("JPY_SESSION_NAME", None)
+    base["COURSE_EMULATION_URL"] = (ROOT / "notebooks" / "tpu_emulation.py").as_uri()
+    run = subprocess.run(
+        [sys.executable, "-c", setup + cell],
+        cwd=folder,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    return run.stdout + run.stderr
+
+
+def lesson_cell_folder(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    folder = tmp_path / "content"
+    (folder / "work").mkdir(parents=True)
+    path = folder / "work" / f"{name}.ipynb"
+    nbformat.write(submissions()[name], str(path))
+    return folder, path
+
+
+@pytest.mark.slow
+def test_the_lesson_cell_checks_the_notebook_colab_holds(tmp_path):
+    """On Colab the notebook comes from the frontend (google.colab._message's get_ipynb, faked here
+    with the TPU-trap answer): one visible check fails, the others pass."""
+    folder, path = lesson_cell_folder(tmp_path, "tpu-trap")
+    fake = tmp_path / "fake" / "google" / "colab"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "_message.py").write_text(
+        "import json\n\ndef blocking_request(kind, request='', timeout_sec=None):\n"
+        f"    assert kind == 'get_ipynb'\n    return {{'ipynb': json.load(open({str(path)!r}))}}\n"
+    )
+    printed = run_lesson_cell(folder, {"PYTHONPATH": str(tmp_path / "fake")})
+    assert (folder / "selfcheck.py").is_file(), printed
+    assert "FAIL  test_evaluate_precision_policies_visible" in printed and "2 of 3 visible checks pass" in printed
+    assert "note: the lesson's release" not in printed, "the release came from the course's folder"
+
+
+@pytest.mark.slow
+def test_the_lesson_cell_checks_the_saved_file_in_jupyter_or_says_how(tmp_path):
+    folder, path = lesson_cell_folder(tmp_path, "solution")
+    printed = run_lesson_cell(folder, {"JPY_SESSION_NAME": str(path)})
+    assert f"checking {path} as last saved" in printed and "3 of 3 visible checks pass" in printed, printed
+    printed = run_lesson_cell(folder, {})
+    assert "Cannot find this notebook's file" in printed and "python selfcheck.py" in printed
