@@ -826,7 +826,11 @@ def colab_notebook() -> dict | None:
         from google.colab import _message  # noqa: PLC0415
     except ImportError:
         return None
-    reply = _message.blocking_request("get_ipynb", request="", timeout_sec=60)
+    try:
+        reply = _message.blocking_request("get_ipynb", request="", timeout_sec=60)
+    except Exception as exc:  # noqa: BLE001  the frontend did not answer: the caller says how else
+        print(f"Colab did not hand over the notebook ({type(exc).__name__}: {exc})")
+        return None
     return reply.get("ipynb") if isinstance(reply, dict) else None
 
 
