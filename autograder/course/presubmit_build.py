@@ -1,5 +1,5 @@
 """notebooks/selfcheck.py, the student's self-check (``python -m autograder release`` writes it beside
-the lessons and tpu_emulation.py): presubmit.py's text after the grader's own
+the lessons and tpu_emulation.py): presubmit_plan.py's and presubmit.py's text after the grader's own
 autograder/grader/core/studentcode.py (what grading keeps of a cell), its settings written in as
 constants, so that the self-check reduces a cell exactly as grading does and needs no course package.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..common import notebooks
 from ..grader.core import settings, studentcode
-from . import presubmit
+from . import presubmit, presubmit_plan
 
 STUDENT_MODULE = "selfcheck.py"
 _COURSE_ONLY = re.compile(r"^# >>> course only.*?^# <<< course only\n", re.M | re.S)
@@ -50,11 +50,14 @@ def student_module() -> str:
     then presubmit.py."""
     part = Path(presubmit.__file__).read_text(encoding="utf-8")
     doc = part[: len(part) - len(_without_docstring(part))].rstrip("\n") + "\n\n"
-    body, count = _COURSE_ONLY.subn("", _without_docstring(part))
-    if count != 1:
-        raise ValueError("presubmit.py holds one course-only block")
+    bodies = []
+    for module in (presubmit_plan, presubmit):
+        body, count = _COURSE_ONLY.subn("", _without_docstring(Path(module.__file__).read_text(encoding="utf-8")))
+        if count != 1:
+            raise ValueError(f"{module.__name__} holds one course-only block")
+        bodies.append(f"# ---- autograder/course/{Path(module.__file__).name}\n\n{body}")
     helpers = "\n\n".join(inspect.getsource(f) for f in _NOTEBOOK_HELPERS)
     return (
         f"{doc}{_FUTURE}\n# ---- the grader's autograder/grader/core/studentcode.py\n\n{_studentcode()}\n\n"
-        f"# ---- the grader's autograder/common/notebooks.py\n\n\n{helpers}\n\n{body}"
+        f"# ---- the grader's autograder/common/notebooks.py\n\n\n{helpers}\n\n" + "\n\n".join(bodies)
     )
