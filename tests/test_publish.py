@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import publish as pub
+from autograder.course import presubmit_build, publish as pub
 from autograder.chip import emulation
 from autograder.common.config import RELEASE_DIR, colab_url, course_settings, emulation_url, student_repository
 from conftest import LESSONS, ROOT
@@ -17,6 +17,11 @@ from conftest import LESSONS, ROOT
 OTHER = "https://github.com/some-university/precision-course-student"
 BLOCK = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n?(.*?)### END \1", re.S)
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+
+
+# the course's own code beside the lessons, generated from autograder/ (chip/: the emulation; course/presubmit.py
+# and the grader's studentcode.py: the self-check)
+COURSE_CODE = (emulation.STUDENT_MODULE, presubmit_build.STUDENT_MODULE)
 
 
 def course_copy(dest, student=None, lessons=LESSONS):
@@ -27,7 +32,8 @@ def course_copy(dest, student=None, lessons=LESSONS):
             if (ROOT / folder / lesson).is_dir():  # a lesson not released yet: publish must refuse
                 shutil.copytree(ROOT / folder / lesson, dest / folder / lesson)
     (dest / RELEASE_DIR).mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / RELEASE_DIR / emulation.STUDENT_MODULE, dest / RELEASE_DIR / emulation.STUDENT_MODULE)
+    for module in COURSE_CODE:
+        shutil.copy(ROOT / RELEASE_DIR / module, dest / RELEASE_DIR / module)
     for name in ("README.md", "LICENSE", pub.CHIP_RECORD):
         (dest / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, dest / name)
@@ -83,8 +89,13 @@ def leaks(texts: dict) -> list[str]:
     found = []
     for rel, text in sorted(texts.items()):
         found += [f"{rel}: marker {m!r}" for m in MARKERS if m in text]
-        found += [f"{rel}: reference name {n}" for n in sorted(set(re.findall(r"_ref_\w*", text)))]
-        if rel.name != emulation.STUDENT_MODULE:  # the course's own code, generated from autograder/chip/
+        course_code = rel.name in COURSE_CODE  # the grader's rule on the prefix, never a reference's name
+        found += [
+            f"{rel}: reference name {n}"
+            for n in sorted(set(re.findall(r"_ref_\w*", text)))
+            if n != "_ref_" or not course_code
+        ]
+        if not course_code:
             found += [f"{rel}: hidden line {line!r}" for line in lines if line in text]
     return found
 

@@ -3,7 +3,8 @@
 The release is made by nbgrader's own ``generate_assignment`` in a scratch course directory, so
 the stubs, hidden-test removal, checksums and gradebook are nbgrader's; beside the lessons it writes
 the course's TPU emulation for the setup cells (notebooks/tpu_emulation.py, chip/emulation.py's
-``student_module``: the grader's own code). Before that, the title
+``student_module``: the grader's own code) and the student's self-check (notebooks/selfcheck.py,
+presubmit_build.py's ``student_module``). Before that, the title
 cell's ``<!-- colab-badge -->`` marker becomes the Open-in-Colab badge built from the one
 configured repository URL (pyproject.toml, [tool.course]). After it, a test cell that nbgrader
 left holding only its docstring (a hidden test) gets a closing ``;`` so that running it displays
@@ -26,6 +27,7 @@ from ..common.config import (
     colab_url,
 )
 from ..chip import emulation
+from . import presubmit_build
 from ..common.generation import generate, prepare_course
 from ..common import lessonfolder
 from ..common.notebooks import lessons
@@ -43,6 +45,7 @@ def build_release(
         generate(course, names, db_path or course / "gradebook.db")
         out.mkdir(parents=True, exist_ok=True)
         (out / emulation.STUDENT_MODULE).write_text(emulation.student_module(), encoding="utf-8")
+        (out / presubmit_build.STUDENT_MODULE).write_text(presubmit_build.student_module(), encoding="utf-8")
         for lesson in names:
             target = out / lesson
             if target.exists():

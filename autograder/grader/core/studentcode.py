@@ -78,9 +78,9 @@ def cell_python(source: str) -> str:
         or len(_IPYTHON_LINE.findall(source)) > IPYTHON_ESCAPES
     ):
         return source
-    from IPython.core.inputtransformer2 import TransformerManager
+    try:  # no IPython (the student's selfcheck.py run from a bare Python): the cell as it is
+        from IPython.core.inputtransformer2 import TransformerManager
 
-    try:
         return TransformerManager().transform_cell(source)
     except Exception:
         return source
