@@ -1,8 +1,6 @@
-"""A TPU's or a GPU's arithmetic on a CPU, the second part of the emulation script (emulation.py joins
-tpu_compiler.py, this file and startup.py; the test suite and lessoncheck run it as a kernel's
-IPython start-up file, the grader before any student code) with ``COURSE_EMULATE=tpu`` or ``gpu``
-set; and of the student's module (tpu_compiler.py, this file and student.py: notebooks/tpu_emulation.py,
-which each lesson's setup cell starts where the runtime is not a TPU).
+"""A TPU's or a GPU's arithmetic on a CPU: a part of the emulation script (emulation.py joins the
+parts; the tests and lessoncheck run it as a kernel's start-up file, the grader before any student
+code; ``COURSE_EMULATE=tpu`` or ``gpu``) and of the student's module notebooks/tpu_emulation.py.
 
 TPU (a v5e, JAX 0.10.2, libtpu 0.0.42.1; tests/test_golden.py, tests/test_golden_casts.py): every
 program JAX compiles here, each jit and each eager operation, is rewritten where XLA lowers it into
@@ -19,8 +17,8 @@ the chip's matrix unit computes them:
     are float32 at every precision (tests/data/tpu/tpu_matvec.json), but not at an explicit
     algorithm: presets BF16_BF16_F32, _X3 and _X6 compute as DEFAULT, HIGH and HIGHEST at every
     shape (tests/data/tpu/tpu_dots.json; tpu_compiler.py).
-    Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the
-    chip's own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
+    Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the chip's
+    own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
     Not modelled: the chip's approximate reciprocal (division by a value cast up from bf16), its
     transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
 GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact; a patch of
@@ -112,9 +110,8 @@ def _course_emulate_precision(mode):
             return {Precision.DEFAULT: "bf16", Precision.HIGH: "bf16x3"}.get(top, "bf16x6")
         return {Precision.DEFAULT: "tf32", Precision.HIGH: "tf32"}.get(top, "exact")
 
-    # The chip's passes (golden data, TPU v5e, 2026-12-05): x = hi + mid + lo in bfloat16 pieces, hi
-    # TRUNCATED (toward zero), mid and lo nearest; (lhs piece, rhs piece) products, smallest first,
-    # all into one float32 accumulator. DEFAULT: one pass of x rounded to nearest.
+    # The chip's passes (golden data, TPU v5e, 2026-12-05): x = hi + mid + lo in bf16 pieces, hi TRUNCATED
+    # (toward zero), mid and lo nearest; products smallest first into one float32 accumulator (DEFAULT: one pass)
     passes = {
         "bf16x3": ((1, 0), (0, 1), (0, 0)),
         "bf16x6": ((1, 1), (2, 0), (0, 2), (1, 0), (0, 1), (0, 0)),

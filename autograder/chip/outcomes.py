@@ -128,7 +128,7 @@ def outcomes(
         nb_run = run_notebook(root / "solutions" / name / f"{name}.ipynb", CELL_TIMEOUT)
         if not report["environment"]:  # after the first setup cell: asking opens JAX's backends
             report["environment"] = environment()
-            report["emulated"] = report["emulated"] or ("tpu" if _emulating() else "")
+            report["emulated"] = report["emulated"] or ("tpu" if emulating() else "")
         errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
         echo = lambda line: print(line, flush=True)  # noqa: E731
@@ -151,7 +151,7 @@ def lesson_record(report: dict, lesson: str, recorded_at: str = "", recorded_wit
     return {
         "lesson": lesson,
         "date": report["date"],
-        "recorded_at": recorded_at or _commit(),
+        "recorded_at": recorded_at or head_commit(),
         "recorded_with": recorded_with or ",".join(n[:2] for n in report["outcomes"]),
         "environment": report["environment"],
         "emulated": report["emulated"],
@@ -175,7 +175,7 @@ def course_record(root: Path = ROOT, names: list[str] | None = None) -> dict:
     return merged
 
 
-def _commit() -> str:
+def head_commit() -> str:
     import subprocess
 
     try:
@@ -184,7 +184,7 @@ def _commit() -> str:
         return ""
 
 
-def _emulating() -> bool:
+def emulating() -> bool:
     """Whether the TPU emulation is hooked into this process (a setup cell may have started it)."""
     try:
         from jax._src.interpreters import mlir

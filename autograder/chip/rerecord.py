@@ -66,9 +66,9 @@ def rerecord(names: list[str], root: Path = ROOT) -> int:
     import jax
 
     from .cellrunner import run_notebook
-    from .outcomes import CELL_TIMEOUT, _commit, _emulating, candidates, check_outcomes
+    from .outcomes import CELL_TIMEOUT, candidates, check_outcomes, emulating, head_commit
 
-    if jax.default_backend() != "tpu" or _emulating():
+    if jax.default_backend() != "tpu" or emulating():
         print("outcomes --changed: this is no TPU's own arithmetic: nothing recorded")
         return 2
     for name in names:
@@ -81,7 +81,7 @@ def rerecord(names: list[str], root: Path = ROOT) -> int:
         fresh = check_outcomes(name, run, root, select=lambda c: stale.get(c["key"], []))
         checks = sorted({g for gs in stale.values() for g in gs})
         now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        update = {"date": now, "commit": _commit(), "checks": checks, "answers": len(fresh)}
+        update = {"date": now, "commit": head_commit(), "checks": checks, "answers": len(fresh)}
         rec = lessonfolder.chip_record(name, root) or {"lesson": name, "outcomes": []}
         keys = {c["key"] for c in candidates(name, root)}
         path = lessonfolder.companion(name, lessonfolder.CHIP_RECORD, root)

@@ -23,4 +23,4 @@ if _course_emulation_mode() in ("tpu", "gpu"):
         print(f"emulate_precision.py: {_course_exc}", file=_sys.__stderr__, flush=True)
         _os._exit(3)
 del _course_emulate_precision, _course_without_fma, _course_emulation_mode  # noqa: F821
-del _course_chip_compiler, _course_install_lowering, _course_fold_constants, _course_untouched  # noqa: F821
+del _course_chip_compiler, _course_chip_dots, _course_install_lowering, _course_fold_constants, _course_untouched  # noqa: F821
