@@ -118,7 +118,8 @@ STEPS = (
         "graded",
         "graded by the grader itself: the solution gets every point, every known mistake loses its own "
         "exercise's points only and is named, every alternative gets full marks, the seed reaches the "
-        "hidden inputs; through `grade`, the untouched student version scores 0",
+        "hidden inputs; through `grade`, the untouched student version scores 0; the visible checks hold "
+        "the hidden reference's values",
         (
             "test_notebooks.py::test_the_grader_gives_the_solution_every_test",
             "test_notebooks.py::test_every_plausible_wrong_answer_loses_only_its_own_points",
@@ -129,6 +130,9 @@ STEPS = (
             "test_grading.py::test_solution_gets_full_marks",
             "test_grading.py::test_untouched_student_notebook_scores_zero",
             "test_grading.py::test_one_wrong_answer_loses_only_its_exercise",
+            "test_visible_expectations_01_04.py::test_the_visible_check_holds_the_hidden_references_values",
+            "test_visible_expectations_01_04.py::test_every_correct_answer_passes_the_visible_check",
+            "test_visible_expectations_01_04.py::test_every_charged_mistake_not_named_in_lesson_toml_fails_the_visible_check",
         ),
     ),
     Step(
@@ -145,12 +149,14 @@ STEPS = (
     Step(
         "chip",
         "the chip's record (chip/outcomes.json): every known answer recorded as it is now, the chip's "
-        "verdicts the library's; the figures the lesson quotes from the chip are the recorded ones",
+        "verdicts the library's, no charged mistake passing its visible check there; the figures the "
+        "lesson quotes from the chip are the recorded ones",
         (
             "test_chip_verdicts.py::test_the_record_covers_every_known_answer_as_it_is_now",
             "test_chip_verdicts.py::test_on_the_chip_mistakes_fail_and_alternatives_pass",
             "test_chip_verdicts.py::test_what_the_chip_did_not_catch_is_named_and_still_true",
             "test_chip_verdicts.py::test_the_record_knows_which_check_each_verdict_was_measured_on",
+            "test_chip_verdicts.py::test_no_surprise_at_grading_every_mistake_the_chip_charges_fails_its_visible_check",
             "test_chip_numbers.py::test_a_quoted_chip_figure_is_the_recorded_one",
             "test_chip_numbers.py::test_a_figure_the_chip_printed_is_quoted_as_printed",
             "test_chip_numbers.py::test_a_quoted_chip_timing_is_the_recorded_one",

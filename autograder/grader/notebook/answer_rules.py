@@ -112,7 +112,7 @@ class Reading:
     def found(self, node: ast.AST, what: str) -> None:
         if len(self.findings) < RULE_FINDINGS:
             line = getattr(node, "lineno", 0)
-            self.findings.append(f"line {line}: {printable(what, 160, keep='')}")
+            self.findings.append(f"line {line}: {printable(what, 100, keep='')}")
 
     def read(self, tree: ast.Module) -> list[str]:
         for node in ast.walk(tree):
