@@ -335,7 +335,7 @@ def init(message: dict) -> None:
     # on a death is the student's code's doing, before it a fault of the grader (remote.SandboxFault)
     send({"op": "hello"})
     errors = run_cells((cells := message.get("cells") or [])[:1])  # the lesson's setup, then no unread code
-    RUN[0] = audit_rules.install()
+    RUN[0] = audit_rules.install(message.get("refused") or ())
     errors += run_cells(cells[1:])
     _listen_for_compiles()
     defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
