@@ -110,3 +110,86 @@ def test_names_built_at_run_time_are_refused_by_getattr():
 def _setup():
     """What the plan protects for lesson 02 (its own cells' names)."""
     return instructor_cells(LESSON)
+
+
+# A second hostile review (2026-12-07) ran code that no reading of the answer saw: a pickle through
+# np.load (eval named inside the pickle) and a string annotation that functools.singledispatch has
+# typing evaluate. Each defined chip_off(), a context manager putting JAX's original lowering back
+# (from the hook's closure) for the answer's call only, so no probe between calls saw it: 11/11, ok.
+CHIP_OFF = """import contextlib, jax
+from jax._src.interpreters import mlir
+hook = mlir.lower_jaxpr_to_module
+orig = dict(zip(hook.__code__.co_freevars, [c.cell_contents for c in hook.__closure__]))["lower"]
+@contextlib.contextmanager
+def chip_off():
+    saved = mlir.lower_jaxpr_to_module
+    mlir.lower_jaxpr_to_module = orig
+    jax.clear_caches()
+    try:
+        yield
+    finally:
+        mlir.lower_jaxpr_to_module = saved
+        jax.clear_caches()
+"""
+
+
+class _Evil:
+    def __reduce__(self):
+        return (eval, ("exec(c, g) or g", {"c": CHIP_OFF, "g": {}}))
+
+
+def by_pickle() -> str:
+    import base64
+    import pickle
+
+    blob = base64.b64encode(pickle.dumps({"off": _Evil()}, protocol=2)).decode()
+    return f'''import base64, os, tempfile
+
+
+def chip_off():
+    path = os.path.join(tempfile.mkdtemp(), "h.bin")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode("{blob}"))
+    return np.load(path, **{{"allow_pickle": True}})["off"]["chip_off"]()
+
+'''
+
+
+def by_annotation() -> str:
+    payload = (CHIP_OFF + "globals()['chip_off'] = chip_off\n").encode().hex()
+    return f"""import functools
+
+
+@functools.singledispatch
+def route(x):
+    return x
+
+
+@route.register
+def hint(x: "[exec(bytes.fromhex('{payload}').decode(), globals()), int][1]"):
+    return x
+
+"""
+
+
+def wrapped(helper: str) -> str:
+    """The trap answer under ``with chip_off():``, the helper before it."""
+    (trap,) = [m.source for m in load_mistakes(LESSON) if m.key == TRAP]
+    head = "def evaluate_precision_policies(seed=0):\n"
+    call = head + "    with chip_off():\n        return trap_impl(seed)\n\n\n"
+    return helper + call + trap.replace(head, "def trap_impl(seed=0):\n")
+
+
+@pytest.mark.parametrize("helper", [by_pickle, by_annotation], ids=["pickle", "annotation"])
+def test_code_no_reading_saw_is_refused_in_the_students_process(helper):
+    """The audit hook (sandbox/audit_rules.py, installed after the lesson's setup cell) refuses
+    unpickling and compiling source at run time: the answer raises where it would have run unread
+    code (np.load's UnpicklingError; the cell's definitions stop at the decorator), and gains no
+    point the chip would not give (with the hook not installed, each took 11/11, status ok)."""
+    answer = wrapped(helper())
+    assert planning.attacks_in(ast.parse(answer), _setup()) == [], "no rule of the code is broken"
+    r = graded(answer)
+    show(r)
+    scores = {t.grade_id: t.score for t in r.tests}
+    assert scores["test_evaluate_precision_policies_hidden"] == 0 and r.score < r.max_score
+    assert scores["test_evaluate_precision_policies_visible"] == 0  # as the trap alone gets

@@ -46,8 +46,8 @@ from ..core.settings import UNPRIVILEGED, WORK_FS_SLACK_BYTES, WORK_FS_SLACK_FIL
 from ...common.words import human_bytes
 
 GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
-# copied side by side into the sandbox's code folder, where student_side.py imports the other two
-SANDBOX_FILES = ("sandbox/student_side.py", "core/wire.py", "sandbox/landlock.py")
+# copied side by side into the sandbox's code folder, where student_side.py imports the others
+SANDBOX_FILES = ("sandbox/student_side.py", "core/wire.py", "sandbox/landlock.py", "sandbox/audit_rules.py")
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 
 

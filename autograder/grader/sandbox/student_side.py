@@ -1,19 +1,15 @@
 """The student's process: runs the lesson's setup and the student's definitions, then answers
-calls. It runs inside the sandbox (see sandbox/launch.py) as a plain script, next to a read-only copy of
-wire.py, and talks to the trusted checker over its stdin and stdout only (frames of wire.py).
-
+calls. It runs inside the sandbox (sandbox/launch.py) as a plain script beside read-only copies of wire.py,
+landlock.py and audit_rules.py, and talks to the trusted checker over its stdin and stdout only (wire frames).
 Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
 plain data it sends back, which the checker decodes into its own types and judges itself.
 
 Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..], "refused", "allowed"}
                       {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
-                      {"op": "result" | "raise", ...}   (answers to its own callbacks)
-                      {"op": "probe", "code", "args"}   (the emulation's probe: checker/integrity.py)
+                      {"op": "result" | "raise", ...} (answers to its callbacks); {"op": "probe", "code", "args"}
 Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, message]]}
-                      {"op": "return", "value", "after": [[index, value]], "compiles": [[name, secs]]}
-                      | {"op": "raise", ...}
-                      {"op": "probed", "value"} | {"op": "raise", ...}
-                      {"op": "callback", "id", "attr", "args", "kwargs"}
+                      {"op": "return", "value", "after": [[index, value]], "compiles": [[name, secs]]} | {"op": "raise"}
+                      {"op": "probed", "value"} | {"op": "raise"}; {"op": "callback", "id", "attr", "args", "kwargs"}
 """
 
 import contextlib
@@ -24,7 +20,8 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # started with -I -S (sandbox/launch.py): no .pth file ran; the site-packages folders are plain entries
 sys.path += [p for p in os.environ.get("COURSE_SITE_PATHS", "").split(os.pathsep) if p and p not in sys.path]
-import wire  # noqa: E402  (the copy beside this file)
+import audit_rules  # noqa: E402  (the copies beside this file)
+import wire  # noqa: E402
 
 
 def _landlock() -> None:
@@ -52,6 +49,7 @@ os.dup2(2, 1)  # the student's prints go to the log, never into the channel
 sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
 
 NAMESPACE = {"__name__": "__main__", "__builtins__": __builtins__}
+RUN = [lambda code, label, ns: exec(compile(code, f"<{label}>", "exec"), ns)]  # audit_rules.install's, from init
 
 
 def read_message() -> dict:
@@ -295,7 +293,7 @@ def run_cells(cells) -> list:
     errors = []
     for label, code in cells:
         try:
-            exec(compile(code, f"<{label}>", "exec"), NAMESPACE)
+            RUN[0](code, label, NAMESPACE)
         except BaseException as exc:  # noqa: BLE001
             errors.append([label, type(exc).__name__, str(exc)[:500]])
     return errors
@@ -304,7 +302,7 @@ def run_cells(cells) -> list:
 def probe(message: dict) -> dict:
     """The checker's probe of the emulation (checker/integrity.py): its fixed programs, its inputs."""
     try:
-        exec(compile(str(message.get("code")), "<grader-probe>", "exec"), scope := {"__name__": "__grader_probe__"})
+        RUN[0](str(message.get("code")), "grader-probe", scope := {"__name__": "__grader_probe__"})
         return {"op": "probed", "value": ENCODE(list(scope["run_probe"](DECODE(message.get("args")))))}
     except BaseException as exc:  # noqa: BLE001  the checker judges it
         return _exception_message(exc)
@@ -336,7 +334,9 @@ def init(message: dict) -> None:
     # the grader's part of the start went well (sandbox, Python, the emulation prelude): from here
     # on a death is the student's code's doing, before it a fault of the grader (remote.SandboxFault)
     send({"op": "hello"})
-    errors = run_cells(message.get("cells") or [])
+    errors = run_cells((cells := message.get("cells") or [])[:1])  # the lesson's setup, then no unread code
+    RUN[0] = audit_rules.install(message.get("refused") or ())
+    errors += run_cells(cells[1:])
     _listen_for_compiles()
     defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
     send({"op": "ready", "defined": defined, "errors": errors})

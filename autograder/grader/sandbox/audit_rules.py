@@ -1,0 +1,82 @@
+"""The student's process's audit hook (issue 65): no code runs there that no reading of it saw.
+
+student_side.py installs it after the lesson's setup cell and before the first line of the
+student's code; a hook cannot be removed (``sys.addaudithook``). From then on the process refuses:
+- compiling source at run time (``exec`` or ``eval`` of a string, a string annotation that
+  ``typing`` evaluates) that names a way to run more code or reach the process's state (``exec``,
+  ``eval``, ``getattr``, ``open``..., a name starting with "_", or an attribute the checker
+  refuses in the answers' code, such as ``config`` or ``interpreters``), or compiling a syntax
+  tree; the grader's own cells and probe, the sources the standard library generates for honest
+  code (a dataclass's methods, a namedtuple's ``__new__``) and an import of a file without bytecode
+  pass, as do the type expressions libraries evaluate (``"Callable | None"``) and the literals
+  ``ast.literal_eval`` reads (``np.load``'s header);
+- unpickling (``pickle.find_class``: a pickle calls any function it names). A code object's own
+  parts are out of reach of the answers' code (``__code__`` is refused in code and in ``getattr``).
+A hostile review (2026-12-07) undid the TPU emulation through ``np.load(..., allow_pickle=True)``
+and through a string annotation that ``functools.singledispatch`` had ``typing`` evaluate: each
+ran code that the static reading of the answer (notebook/answer_rules.py) never saw. Imports
+still run (their code comes from files); the static reading decides what may be imported.
+Standalone: it is copied beside student_side.py into the sandbox.
+"""
+
+import re
+import sys
+
+# What the standard library compiles at run time for honest code (dataclasses' _create_fn,
+# collections.namedtuple's __new__): their names are checked identifiers, their text the library's.
+LIBRARY_SOURCES = ("def __create_fn__(", "lambda _cls, ")
+REFUSED = {"pickle.find_class": "unpickling"}  # (code objects are made by libraries: JAX's import makes some)
+# Names that source compiled at run time may not hold (besides those the checker refuses in code,
+# and any name starting with "_"): the ways to run more code or reach the process's state.
+NAMES = {"exec", "eval", "compile", "getattr", "setattr", "delattr", "globals", "locals", "vars", "open"}
+NAMES |= {"breakpoint", "input", "memoryview", "classmethod", "staticmethod", "property", "type", "object"}
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _text(source) -> str:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source).decode("utf-8", "replace")
+    return source if isinstance(source, str) else ""
+
+
+def _module_file(filename) -> bool:
+    import os
+
+    return (
+        isinstance(filename, str) and filename.endswith(".py") and os.path.isabs(filename) and os.path.isfile(filename)
+    )
+
+
+def install(refused=()):
+    """The hook, installed; returns ``run(code, label, namespace)``: the grader's own compile and
+    exec of a cell or a probe, the one way to run source the hook would refuse. ``refused``: the
+    attribute names the checker refuses in the answers' code (checker/integrity.py), refused in
+    source compiled at run time too."""
+    state = {"gate": False}
+    names = NAMES | {str(r) for r in refused}
+
+    def hook(event, args):
+        if event == "compile" and not state["gate"]:
+            text, filename = _text(args[0] if args else ""), args[1] if len(args) > 1 else None
+            if text.startswith(LIBRARY_SOURCES) or _module_file(filename):
+                return  # a library's own source, an import of a file without bytecode
+            found = [n for n in IDENTIFIER.findall(text) if n in names or n.startswith("_")]
+            if found or not isinstance(args[0] if args else None, (str, bytes, bytearray)):
+                raise RuntimeError(
+                    f"compiling code that names {found[0] if found else 'a syntax tree'} at run time is refused"
+                    " when grading: no answer needs it"
+                )
+        elif event in REFUSED:
+            raise RuntimeError(f"{REFUSED[event]} is refused when grading: no answer needs it")
+
+    sys.addaudithook(hook)
+
+    def run(code: str, label: str, namespace: dict) -> None:
+        state["gate"] = True
+        try:
+            compiled = compile(code, f"<{label}>", "exec")
+        finally:
+            state["gate"] = False
+        exec(compiled, namespace)
+
+    return run
