@@ -127,3 +127,24 @@ def test_the_former_surprises_left_lesson_toml():
     notes = lessonfolder.settings(LESSON)
     named = set(notes.surprises) | set(notes.hidden_only)
     assert not named & {f"{f}:{m}" for f, ids in FORMER_SURPRISES.items() for m in ids}
+
+
+def solution_with(function: str, source: str) -> dict:
+    """The solution's six answers in one namespace (each calls the others by name, as a student's
+    notebook does), `function` replaced by the one `source` defines."""
+    namespace = fresh_namespace()
+    for f in FUNCTIONS:
+        exec(cell_source(LESSON, f"answer_{f}"), namespace)  # noqa: S102 - the course's own solution
+    exec(source, namespace)  # noqa: S102 - the course's own mistake library
+    return {f: namespace[f] for f in FUNCTIONS}
+
+
+@pytest.mark.parametrize(
+    "mistake", [m for m in load(LESSON) if m.function in ("mx_quantize", "mx_dequantize")], ids=lambda m: m.key
+)
+def test_a_wrong_mx_quantizer_costs_no_other_visible_check(mistake):
+    """mx_matmul's and granularity_sweep's visible checks compare with the student's own mx_quantize
+    and mx_dequantize: a mistake there (NaN, inf, an input changed in place) costs only its own points."""
+    answers = solution_with(mistake.function, mistake.source)
+    for function in ("mx_matmul", "granularity_sweep"):
+        assert run_visible(function, answers).rstrip().endswith("ok"), function
