@@ -544,7 +544,9 @@ def test_a_hidden_tests_inputs_never_reach_a_visible_message(attacked):
     message = errors(r)["test_pairwise_sum_visible"]
     print(message, scores(r))
     assert message.startswith("ValueError: SEEN=")
-    assert message == "ValueError: SEEN=[3, 3]", "only the visible test's own calls (3 values, twice)"
+    # sequential_sum's visible check calls it on 3, 3, 2, 2, 3, 1 and 2 values (its crafted cases); the
+    # hidden test's calls (other lengths) come after every visible test, so none shows here
+    assert message == "ValueError: SEEN=[3, 3, 2, 2, 3, 1, 2]", "only the visible test's own calls"
     assert scores(r)["test_sequential_sum_hidden"] == 2, "the answer itself is right"
 
 

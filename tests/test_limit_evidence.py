@@ -123,8 +123,9 @@ def test_a_large_library_held_open_to_read_is_no_trace_of_the_file_size_cap():
     lesson = "01_number_formats"
     held = (
         "_HELD = []\n"
-        'def sequential_sum(values, dtype):\n    """Holds."""\n    import os, errno, jax\n'
-        "    folder = os.path.join(os.path.dirname(os.path.dirname(jax.__file__)), 'jaxlib')\n"
+        'def sequential_sum(values, dtype):\n    """Holds."""\n    import os, errno\n'
+        "    sites = os.environ['COURSE_SITE_PATHS'].split(os.pathsep)\n"  # (jax.__file__ is refused in answers)
+        "    folder = next(os.path.join(p, 'jaxlib') for p in sites if os.path.isdir(os.path.join(p, 'jaxlib')))\n"
         "    big = max((os.path.join(folder, n) for n in os.listdir(folder)), key=os.path.getsize)\n"
         "    _HELD.append(open(big, 'rb'))\n"
         "    raise OSError(errno.EFBIG, 'File too large')\n"

@@ -317,7 +317,8 @@ def guarded_builtins(refused, allowed=()) -> dict:
 
     def getattr(obj, name, *default):  # noqa: A001  the answers' getattr
         if type(name) is not str or (name.startswith("_") and name not in allowed) or name in refused:
-            raise AttributeError(f"getattr({name!r}) is refused when grading: no answer needs it")
+            shown = repr(name) if type(name) is str and not name.startswith("_") else "a private name"
+            raise AttributeError(f"getattr({shown}) is refused when grading: no answer needs it")
         value = real(obj, name, *default)
         if isinstance(value, types.ModuleType):
             raise AttributeError(f"getattr({name!r}) gives a module: refused when grading")
@@ -331,8 +332,7 @@ def init(message: dict) -> None:
         NAMESPACE["__builtins__"] = guarded_builtins(message["refused"], message.get("allowed") or ())
     for code in message.get("prelude") or []:
         exec(compile(code, "<grader-prelude>", "exec"), {"__name__": "__grader_prelude__"})
-    # the grader's part of the start went well (sandbox, Python, the emulation prelude): from here
-    # on a death is the student's code's doing, before it a fault of the grader (remote.SandboxFault)
+    # from here on a death is the student's code's doing, before it the grader's (remote.SandboxFault)
     send({"op": "hello"})
     errors = run_cells((cells := message.get("cells") or [])[:1])  # the lesson's setup, then no unread code
     RUN[0] = audit_rules.install(message.get("refused") or ())
