@@ -133,6 +133,7 @@ STEPS = (
             "test_visible_expectations_01_04.py::test_the_visible_check_holds_the_hidden_references_values",
             "test_visible_expectations_01_04.py::test_every_correct_answer_passes_the_visible_check",
             "test_visible_expectations_01_04.py::test_every_charged_mistake_not_named_in_lesson_toml_fails_the_visible_check",
+            "test_visible_expectations_06.py::test_a_wrong_mx_quantizer_costs_no_other_visible_check",
         ),
     ),
     Step(
