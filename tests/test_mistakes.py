@@ -324,6 +324,7 @@ def test_lesson_constants_live_with_their_lessons(tmp_path):
     found = mistakes.course_constants(root)
     assert found["NOT_DIAGNOSED"] == mistakes.NOT_DIAGNOSED and set(mistakes.NOT_DIAGNOSED) == {
         "04_xprof_profiling:capture_warmed_trace",
+        "04_xprof_profiling:top_ops",
         "05_precision_policy:benchmark",
     }
     assert found["TIMINGS"] == mistakes.TIMINGS == {"05_precision_policy:policy_table": ["median_ms"]}
@@ -332,7 +333,9 @@ def test_lesson_constants_live_with_their_lessons(tmp_path):
     text = lesson04.read_text()
     lesson04.write_text(text.replace("NOT_DIAGNOSED = {", "UNUSED = {", 1))
     assert "04_xprof_profiling:capture_warmed_trace" not in mistakes.course_constants(root)["NOT_DIAGNOSED"]
-    listed = text.replace("NOT_DIAGNOSED = {", "NOT_DIAGNOSED = [{", 1).replace('writes"}', 'writes"}]', 1)
+    start = text.index("NOT_DIAGNOSED = {")
+    end = text.index("\n}\n", start) + 2  # the dict's closing brace, alone on its line
+    listed = text[:start] + "NOT_DIAGNOSED = [" + text[start + 16 : end] + "]" + text[end:]
     lesson04.write_text(listed)
     with pytest.raises(ValueError, match="NOT_DIAGNOSED must be a dict"):
         mistakes.course_constants(root)

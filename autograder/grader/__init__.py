@@ -26,6 +26,7 @@ sandbox/     the student's process and its confinement
   workfs.py         the work folder as a size-capped file system of its own, where one can be made
   evidence.py       what the host sees of a per-process cap (peak address space, a file at the cap)
   student_side.py   the student's process: definitions, then answers calls (untrusted)
+  audit_rules.py    an audit hook in the student's process: no unpickling, no run-time source that runs more code
   guard.py          an audit hook: the checker writes only in its job folder; a replay reads nothing of the student's
 checker/     the trusted process, where every point is decided
   main.py           the checker: setup, references, tests, one typed event per test
