@@ -158,6 +158,9 @@ def test_each_way_to_the_emulation_breaks_a_rule(source, finding):
         "import statistics, time\nfrom collections import Counter\ndef f(xs):\n    return statistics.median(xs)",
         "def f(n):\n    print('_' * 40, '____')\n    return os.path.join('a', str(n))",
         "if __name__ == '__main__':\n    print(1)",
+        # a process that ends itself (graded as a death, not as tampering: test_outcomes' attack)
+        "def f(x):\n    import os\n    os._exit(3)",
+        "from os import _exit\ndef f(x):\n    _exit(3)",
     ],
 )
 def test_ordinary_answers_break_no_rule(source):

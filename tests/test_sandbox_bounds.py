@@ -144,8 +144,10 @@ def test_lesson_04_keeps_full_marks_under_the_fallback_as_root(monkeypatch, tmp_
 def test_hand_over_gives_the_checkers_entries_never_through_a_link_or_a_second_name(tmp_path):
     """owner.hand_over (before each call, the fallback as root): in the work folder what the
     checker (root) made becomes uid 65534's, never the target of a symlink the student left, never
-    a root file the student hard-linked in (it would gain the original); in the input folder the
-    checker's 0700 folders and 0600 files become readable, not writable, by group 65534."""
+    a root file the student hard-linked in (it would gain the original), and also below a folder
+    the student made (lesson 04's visible check makes an earlier run's folder in the student's own
+    ``rel``: CI's fallback run lost that point); in the input folder the checker's 0700 folders and
+    0600 files become readable, not writable, by group 65534."""
     work, inputs = tmp_path / "work", tmp_path / "inputs"
     (work / "tmp").mkdir(parents=True)
     inputs.mkdir()
@@ -158,12 +160,18 @@ def test_hand_over_gives_the_checkers_entries_never_through_a_link_or_a_second_n
     (made / "deeper").mkdir()
     os.symlink(secret, work / "tmp" / "link")
     os.link(secret, work / "tmp" / "hardlink")
+    students = work / "tmp" / "rel"
+    students.mkdir()
+    os.chown(students, 65534, 65534)
+    below = students / "again" / "plugins"
+    below.mkdir(parents=True)
     trace = inputs / "trace"
     trace.mkdir(mode=0o700)
     (trace / "x.pb").write_text("data")
     os.chmod(trace / "x.pb", 0o600)
     owner.hand_over(work, inputs, 65534, 65534, 1000)
     assert (made.stat().st_uid, (made / "deeper").stat().st_uid) == (65534, 65534)
+    assert (below.parent.stat().st_uid, below.stat().st_uid) == (65534, 65534)
     assert secret.stat().st_uid == 0 and (work / "tmp" / "hardlink").stat().st_uid == 0
     for path, mode in ((trace, 0o750), (trace / "x.pb", 0o640)):
         st = path.stat()

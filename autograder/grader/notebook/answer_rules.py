@@ -82,7 +82,7 @@ DUNDER_TEXT = re.compile(r"__[A-Za-z]")  # "__closure__", "__clo" + ...: a dunde
 
 def module_allowed(path: str) -> bool:
     parts = path.split(".")
-    return (
+    return path == "os._exit" or (  # the process ends and is restarted (integrity.PUBLIC_UNDERSCORED)
         parts[0] in ALLOWED_MODULES
         and not any(p.startswith("_") for p in parts)
         and not any(path == r or path.startswith(r + ".") for r in REFUSED_PATHS)

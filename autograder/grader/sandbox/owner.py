@@ -99,8 +99,13 @@ def _open_to_group(top: Path, gid: int, most: int) -> None:
 
 def _ours(top: Path, most: int):
     """(folder descriptor, name, stat) of each entry below ``top`` that this process's user owns,
-    never through a link, descending only into this user's own folders (``top`` itself is listed
-    whoever owns it); at most ``most`` entries looked at, MAX_FOLDER_DEPTH deep."""
+    never through a link, descending into every folder, whoever owns it: a test's folder made in
+    one the student made (a trace folder below the student's own ``rel``) is the student's to
+    write in too. The student's processes are frozen meanwhile and each folder is opened by
+    descriptor, O_NOFOLLOW, and checked to be the one listed, so nothing can be swapped under the
+    walk; a grader entry in a student's folder was made there by a test, as the student cannot move
+    one of the grader's in (its other folders are not the student's to write, or are sticky).
+    At most ``most`` entries looked at, MAX_FOLDER_DEPTH deep."""
     me = os.geteuid()
     try:
         stack = [(os.open(top, _FOLDER), 0)]
@@ -124,9 +129,10 @@ def _ours(top: Path, most: int):
                         st = os.stat(name, dir_fd=fd, follow_symlinks=False)
                     except OSError:
                         continue
-                    if st.st_uid != me or stat.S_ISLNK(st.st_mode):
+                    if stat.S_ISLNK(st.st_mode):
                         continue
-                    yield fd, name, st
+                    if st.st_uid == me:
+                        yield fd, name, st
                     if stat.S_ISDIR(st.st_mode) and depth < MAX_FOLDER_DEPTH:
                         try:
                             child = os.open(name, _FOLDER, dir_fd=fd)
