@@ -20,6 +20,7 @@ On the old code all three took 11/11, status ok. The fast reading of every varia
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -193,3 +194,50 @@ def test_code_no_reading_saw_is_refused_in_the_students_process(helper):
     scores = {t.grade_id: t.score for t in r.tests}
     assert scores["test_evaluate_precision_policies_hidden"] == 0 and r.score < r.max_score
     assert scores["test_evaluate_precision_policies_visible"] == 0  # as the trap alone gets
+
+
+AUDIT_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import audit_rules
+audit_rules.install(refused={"config"})
+verdicts = []
+for text in sys.argv[2:]:
+    try:
+        compile(text, "<string>", "eval")
+        verdicts.append("ok")
+    except RuntimeError:
+        verdicts.append("refused")
+print(" ".join(verdicts))
+"""
+
+
+def test_the_audit_hook_reads_type_expressions_and_refuses_code():
+    """The student's process's audit hook (sandbox/audit_rules.py) lets typing compile the type
+    expressions libraries write in string annotations, a module's private TypeVar included
+    (protobuf's, on importing xprof's converter: a top_ops answer that reads the trace through it
+    raised "compiling code that names _T" when graded, and its mistake was named by nothing), and
+    refuses a call, a private attribute, a dunder and a refused name in the same place."""
+    import subprocess
+    import sys
+
+    from autograder.grader.sandbox import audit_rules
+
+    texts = {
+        "RepeatedCompositeFieldContainer[_T]": "ok",
+        "Union[Mapping[str, _V], None] | int": "ok",
+        "Callable | None": "ok",
+        "_T(1)": "refused",
+        "jax._src": "refused",
+        "Foo[__T]": "refused",
+        "jax.config": "refused",
+        "[exec(x), int][1]": "refused",
+        "lambda: _T": "refused",
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", AUDIT_PROBE, str(Path(audit_rules.__file__).parent), *texts],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.stdout.split() == list(texts.values()), run.stdout + run.stderr

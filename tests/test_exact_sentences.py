@@ -25,10 +25,15 @@ RETIRED = {
         (r"An exponent field of zero marks a subnormal number, which", "a zero exponent field is also +-0"),
         (r"The mean itself is safe", "the mean square, about 90,000, is inf in float16 on its own"),
         (r"±inf \(\|x\| ≥ `0x7F7F8000`", "compares a value with a bit pattern"),
+        (r"has a square above 65504, which is `inf`", "65510 rounds to 65504: inf starts at 65520"),
+        (r"every binade of every format", "the cell counts the 16- and 8-bit formats only"),
     ],
     "02_matmul_accumulation": [
         (r"section 3 prints the ratio", "the cell after Exercise 1, in section 2, prints it"),
         (r"return that bf16 array", "the function returns dicts"),
+        (r"small enough that a v5e keeps the rounding", "a jitted round trip drops it past 1 x 1"),
+        (r"is computed in float32 at any precision", "an explicit algorithm (BF16_BF16_F32) is obeyed"),
+        (r"the cell after Exercise 1 prints the ratio", "the cell after it is its visible check"),
     ],
     "03_int8_quantization": [
         (r"JAX follows NumPy's type rules", "the next cell shows the rules differ (int32 x float32)"),
@@ -36,6 +41,8 @@ RETIRED = {
         (r"against an \*exact\* reference", "the references are float64 or HIGHEST"),
         (r"Both products must be exact", "HIGHEST is float32-accurate, not exact"),
         (r"the quotients never exceed 127", "a float32 quotient reaches 127.00001"),
+        (r"The visible check does the same, with seeds 9 and 10", "it compares with the student's own Exercises 1-3"),
+        (r"rounds at every addition past 2²⁴", "2^24 + 2 and + 4 are exact"),
         (r"so `-q` always fits and no zero point", "no zero point comes from zero mapping to 0"),
         (r"\"fn\" for finite, no infinities\.", "n is the NaN encoding, not 'no infinities' (a second reading)"),
         (
@@ -45,13 +52,16 @@ RETIRED = {
     ],
     "04_xprof_profiling": [
         (r"Every trace goes to a temporary directory, or to `\$TPU_TRACE_DIR`", "the visible checks ignore it"),
+        (r"counting them too would double the time", "a launch lasts as long as the API call, not the kernel"),
     ],
     "05_precision_policy": [
         (r"ready after about 28 ms", "72-193 ms were measured on 2 cores: the figure depends on the machine"),
+        (r"the XLA client's thread on a CPU", "a CPU trace spreads the ops over XLA's worker threads"),
     ],
     "06_block_scaled_formats": [
         (r"lands within 1/16 of 6, instead", "the bound is relative, and maxima above 6 are clipped"),
         (r"keeps every weight exact, and MXFP8 too", "weights below 2^-126 are bf16 subnormals, flushed"),
+        (r"MXFP8 is the same with section 4's tiny scales", "under the flush MXFP8 needs scales from 2^-117 or 2^-110"),
     ],
 }
 
@@ -89,24 +99,30 @@ def code_cell(lesson: str, grade_id: str) -> str:
 
 
 def test_lesson_02_says_what_its_visible_accumulation_check_feeds():
-    """Exercise 2's text: the visible check's crafted sums have outputs of at most 2 x 3 (where the
-    emulated v5e keeps the rounding that jit may drop), and the hidden test's larger shapes catch
-    the jit round trip."""
+    """Exercise 2's text: under the emulation a jitted f32 -> bf16 -> f32 round trip keeps its
+    rounding for a 1 x 1 output only (a fresh reader measured 1 x 2 and 2 x 2 dropping it), so the
+    visible check holds a 2 x 2 output whose every sum is a tie (2 x 3 had exact integer sums)."""
     import numpy as np
 
     text = folded(next(c.source for c in source_nb("02_matmul_accumulation").cells if "## Exercise 2" in c.source))
-    assert "its crafted sums have at most 2 × 3 outputs" in text
+    assert "keeps the rounding only for a 1 × 1 output: the visible check's 2 × 2 tie catches it" in text
     visible = code_cell("02_matmul_accumulation", "test_emulated_bf16_accumulation_visible")
     scope = {"np": np}
     exec(visible.split("for what, x_t, w_t, want in")[0], scope)
-    sizes = [np.asarray(want).shape for _, _, _, want in scope["_cases"]]
-    assert max(np.prod(s) for s in sizes) == 6 and (2, 3) in sizes, sizes
+    b = scope["_b"]
+    ties = [
+        (x, w, want)
+        for _, x, w, want in scope["_cases"]
+        if np.asarray(want).shape == (2, 2) and np.array_equal(np.asarray(x), [[1.0, b / 2, b / 2]] * 2)
+    ]
+    assert len(ties) == 1 and np.array_equal(np.asarray(ties[0][2]), np.ones((2, 2))), scope["_cases"]
 
 
 def test_lesson_03_says_which_tiny_rows_the_w8a8_test_feeds():
     text = folded(next(c.source for c in source_nb("03_int8_quantization").cells if "## Exercise 4" in c.source))
-    assert "The tiny rows tested have a maximum near 1e-6" in text
+    assert "The hidden test's tiny rows have a maximum near 1e-6; the visible check's, 1.27e-13." in text
     assert "max |x| ~ 1e-6" in code_cell("03_int8_quantization", "test_w8a8_matmul_hidden")
+    assert "1.27e-13" in code_cell("03_int8_quantization", "test_w8a8_matmul_visible")
 
 
 def test_lesson_04_sections_trace_below_trace_root():

@@ -324,7 +324,6 @@ def test_lesson_constants_live_with_their_lessons(tmp_path):
     found = mistakes.course_constants(root)
     assert found["NOT_DIAGNOSED"] == mistakes.NOT_DIAGNOSED and set(mistakes.NOT_DIAGNOSED) == {
         "04_xprof_profiling:capture_warmed_trace",
-        "04_xprof_profiling:top_ops",
         "05_precision_policy:benchmark",
     }
     assert found["TIMINGS"] == mistakes.TIMINGS == {"05_precision_policy:policy_table": ["median_ms"]}

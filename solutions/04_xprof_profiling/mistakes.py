@@ -9,7 +9,6 @@ ast.literal_eval, never imported). How to add one: docs/AUTHORING.md."""
 # Never diagnosed (autograder/common/mistakes.py): a replay of this function is not the same call.
 NOT_DIAGNOSED = {
     "capture_warmed_trace": "profiles this machine: timings, and a trace folder it writes",
-    "top_ops": "its visible check feeds traces it writes for itself; replayed, one mistake was named by nothing",
 }
 
 # Numbers compared by value, whatever type carries them (autograder/common/mistakes.py): the reason.

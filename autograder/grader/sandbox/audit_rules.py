@@ -8,7 +8,9 @@ student's code; a hook cannot be removed (``sys.addaudithook``). From then on th
   refuses in the answers' code, such as ``config`` or ``interpreters``), or compiling a syntax
   tree; the grader's own cells and probe, the sources the standard library generates for honest
   code (a dataclass's methods, a namedtuple's ``__new__``) and an import of a file without bytecode
-  pass, as do the type expressions libraries evaluate (``"Callable | None"``) and the literals
+  pass, as do the type expressions libraries evaluate (``"Callable | None"``, and protobuf's
+  ``"RepeatedCompositeFieldContainer[_T]"``: a private TypeVar's name in a call-free expression,
+  TYPE_EXPRESSION) and the literals
   ``ast.literal_eval`` reads (``np.load``'s header);
 - unpickling (``pickle.find_class``: a pickle calls any function it names). A code object's own
   parts are out of reach of the answers' code (``__code__`` is refused in code and in ``getattr``).
@@ -31,12 +33,25 @@ REFUSED = {"pickle.find_class": "unpickling"}  # (code objects are made by libra
 NAMES = {"exec", "eval", "compile", "getattr", "setattr", "delattr", "globals", "locals", "vars", "open"}
 NAMES |= {"breakpoint", "input", "memoryview", "classmethod", "staticmethod", "property", "type", "object"}
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A type expression as libraries write them in string annotations, which ``typing`` compiles when a
+# module is imported (protobuf's ``"RepeatedCompositeFieldContainer[_T]"``, reached by importing
+# xprof's converter): names, dotted names, subscripts, commas and ``|``; no call, no operator, no
+# quote, nothing but names to evaluate. In one, a single-underscore name that is no attribute (a
+# module's TypeVar ``_T``) may be read; dunders and ``._x`` never.
+TYPE_EXPRESSION = re.compile(r"[A-Za-z0-9_.\[\], |]*")
+PRIVATE_ATTRIBUTE = re.compile(r"\.\s*_")
 
 
 def _text(source) -> str:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source).decode("utf-8", "replace")
     return source if isinstance(source, str) else ""
+
+
+def _private(name: str, typed: bool) -> bool:
+    """A name compiled source may not hold: any "_" name, but a single-underscore one in a type
+    expression (TYPE_EXPRESSION)."""
+    return name.startswith("_") and not (typed and not name.startswith("__"))
 
 
 def _module_file(filename) -> bool:
@@ -60,7 +75,8 @@ def install(refused=()):
             text, filename = _text(args[0] if args else ""), args[1] if len(args) > 1 else None
             if text.startswith(LIBRARY_SOURCES) or _module_file(filename):
                 return  # a library's own source, an import of a file without bytecode
-            found = [n for n in IDENTIFIER.findall(text) if n in names or n.startswith("_")]
+            typed = TYPE_EXPRESSION.fullmatch(text) is not None and not PRIVATE_ATTRIBUTE.search(text)
+            found = [n for n in IDENTIFIER.findall(text) if n in names or _private(n, typed)]
             if found or not isinstance(args[0] if args else None, (str, bytes, bytearray)):
                 raise RuntimeError(
                     f"compiling code that names {found[0] if found else 'a syntax tree'} at run time is refused"
