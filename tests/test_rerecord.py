@@ -7,7 +7,7 @@ from autograder.chip.outcomes import candidates
 from autograder.chip.rerecord import merged, stale_checks
 from conftest import ROOT
 
-LESSON = "02_matmul_accumulation"
+LESSON = "01_number_formats"  # a lesson whose record is current (lesson.toml names no changed check)
 
 
 def lesson_copy(tmp_path, extra_toml: str = ""):
@@ -23,24 +23,22 @@ def test_nothing_is_stale_in_a_current_record(tmp_path):
 
 
 def test_a_changed_visible_check_makes_only_its_exercises_answers_stale_for_that_check(tmp_path):
-    root = lesson_copy(tmp_path, 'changed_since_recorded = ["test_accumulation_error_curve_visible"]\n')
+    root = lesson_copy(tmp_path, 'changed_since_recorded = ["test_pairwise_sum_visible"]\n')
     stale = stale_checks(LESSON, root)
-    mine = {c["key"] for c in candidates(LESSON, root) if c["function"] == "accumulation_error_curve"}
+    mine = {c["key"] for c in candidates(LESSON, root) if c["function"] == "pairwise_sum"}
     assert set(stale) == mine and mine
-    assert all(v == ["test_accumulation_error_curve_visible"] for v in stale.values())
+    assert all(v == ["test_pairwise_sum_visible"] for v in stale.values())
 
 
 def test_a_new_answer_is_measured_on_every_check_of_its_exercise(tmp_path):
     root = lesson_copy(tmp_path)
     alt = root / "solutions" / LESSON / "alternatives.py"
     text = alt.read_text()
-    source = "def emulated_bf16_accumulation(x, w):\\n    return 0\\n"
-    new = f'    {{"function": "emulated_bf16_accumulation", "source": "{source}"}},\n'
+    source = "def bf16_round(x):\\n    return 0\\n"
+    new = f'    {{"function": "bf16_round", "source": "{source}"}},\n'
     alt.write_text(text.replace("ALTERNATIVES = [\n", "ALTERNATIVES = [\n" + new, 1))
     stale = stale_checks(LESSON, root)
-    assert list(stale.values()) == [
-        ["test_emulated_bf16_accumulation_visible", "test_emulated_bf16_accumulation_hidden"]
-    ]
+    assert list(stale.values()) == [["test_bf16_round_visible", "test_bf16_round_hidden"]]
 
 
 def test_merging_keeps_old_verdicts_replaces_stale_ones_and_drops_unknown_answers():
