@@ -173,6 +173,56 @@ def hint(x: "[exec(bytes.fromhex('{payload}').decode(), globals()), int][1]"):
 """
 
 
+def _full_width(text: str) -> str:
+    """Letters and "_" as their full-width forms, which Python reads (NFKC) as the ASCII ones."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and (c.isalpha() or c == "_") else c for c in text)
+
+
+# The review's payload: the private module by a string escape, the original lowering through inspect
+FULL_WIDTH_PAYLOAD = """import sys, inspect, contextlib, jax
+m = sys.modules['jax.\\x5fsrc.\\x69nterpreters.mlir']
+orig = inspect.getclosurevars(m.lower_jaxpr_to_module).nonlocals['lower']
+@contextlib.contextmanager
+def chip_off():
+    saved = m.lower_jaxpr_to_module
+    m.lower_jaxpr_to_module = orig
+    jax.clear_caches()
+    try:
+        yield
+    finally:
+        m.lower_jaxpr_to_module = saved
+        jax.clear_caches()
+"""
+
+
+def by_full_width() -> str:
+    """A third hostile review (2026-12-07): the annotation's exec and globals, and every name of the
+    code it runs, in full-width letters that no ASCII pattern finds (11/11, ok, on the code before)."""
+    import io
+    import keyword
+    import tokenize
+
+    tokens = [
+        t._replace(string=_full_width(t.string)) if t.type == tokenize.NAME and not keyword.iskeyword(t.string) else t
+        for t in tokenize.generate_tokens(io.StringIO(FULL_WIDTH_PAYLOAD).readline)
+    ]
+    hexed = tokenize.untokenize(tokens).encode().hex()
+    note = f"[{_full_width('exec')}(bytes.fromhex('{hexed}').decode(), {_full_width('globals')}()), int][1]"
+    return f"""import functools
+
+
+@functools.singledispatch
+def route(x):
+    return x
+
+
+@route.register
+def hint(x: "{note}"):
+    return x
+
+"""
+
+
 def wrapped(helper: str) -> str:
     """The trap answer under ``with chip_off():``, the helper before it."""
     (trap,) = [m.source for m in load_mistakes(LESSON) if m.key == TRAP]
@@ -181,7 +231,9 @@ def wrapped(helper: str) -> str:
     return helper + call + trap.replace(head, "def trap_impl(seed=0):\n")
 
 
-@pytest.mark.parametrize("helper", [by_pickle, by_annotation], ids=["pickle", "annotation"])
+@pytest.mark.parametrize(
+    "helper", [by_pickle, by_annotation, by_full_width], ids=["pickle", "annotation", "full-width"]
+)
 def test_code_no_reading_saw_is_refused_in_the_students_process(helper):
     """The audit hook (sandbox/audit_rules.py, installed after the lesson's setup cell) refuses
     unpickling and compiling source at run time: the answer raises where it would have run unread
@@ -200,11 +252,14 @@ AUDIT_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import audit_rules
-audit_rules.install(refused={"config"})
+audit_rules.install(refused={"config", "exec", "globals"}, paths=("jax.core", "numpy.lib.format"))
 verdicts = []
 for text in sys.argv[2:]:
     try:
-        compile(text, "<string>", "eval")
+        if text.startswith("FILE:"):  # the exemption of an import: only a file's own text
+            compile("exec(x)", audit_rules.__file__, "eval")
+        else:
+            compile(text, "<string>", "eval")
         verdicts.append("ok")
     except RuntimeError:
         verdicts.append("refused")
@@ -217,7 +272,10 @@ def test_the_audit_hook_reads_type_expressions_and_refuses_code():
     expressions libraries write in string annotations, a module's private TypeVar included
     (protobuf's, on importing xprof's converter: a top_ops answer that reads the trace through it
     raised "compiling code that names _T" when graded, and its mistake was named by nothing), and
-    refuses a call, a private attribute, a dunder and a refused name in the same place."""
+    refuses a call, a private attribute, a dunder and a refused name in the same place; and, after a
+    third hostile review took 11/11 with an annotation naming exec and globals in full-width
+    letters (which Python reads as ASCII), any character outside ASCII, a private name written as a
+    string escape, a path the static reading refuses, and a file's name given to other text."""
     import subprocess
     import sys
 
@@ -233,6 +291,14 @@ def test_the_audit_hook_reads_type_expressions_and_refuses_code():
         "jax.config": "refused",
         "[exec(x), int][1]": "refused",
         "lambda: _T": "refused",
+        # a hostile review (2026-12-07, third): full-width letters, which Python reads as ASCII names
+        "[\uff45\uff58\uff45\uff43(x, \uff47\uff4c\uff4f\uff42\uff41\uff4c\uff53()), int][1]": "refused",
+        "m['jax.\\x5fsrc.mlir']": "refused",
+        "jax.core.Primitive": "refused",
+        "Union[jax . core . Primitive, int]": "refused",
+        "numpy.lib.format.x": "refused",
+        "numpy.linalg.norm": "ok",
+        "FILE:a file's name with other text": "refused",
     }
     run = subprocess.run(
         [sys.executable, "-c", AUDIT_PROBE, str(Path(audit_rules.__file__).parent), *texts],

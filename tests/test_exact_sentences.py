@@ -27,6 +27,7 @@ RETIRED = {
         (r"±inf \(\|x\| ≥ `0x7F7F8000`", "compares a value with a bit pattern"),
         (r"has a square above 65504, which is `inf`", "65510 rounds to 65504: inf starts at 65520"),
         (r"every binade of every format", "the cell counts the 16- and 8-bit formats only"),
+        (r"JAX adds 16-bit floats in float32", "only reductions widen: a bf16 + in JAX still rounds to bf16"),
     ],
     "02_matmul_accumulation": [
         (r"section 3 prints the ratio", "the cell after Exercise 1, in section 2, prints it"),
@@ -34,6 +35,8 @@ RETIRED = {
         (r"small enough that a v5e keeps the rounding", "a jitted round trip drops it past 1 x 1"),
         (r"is computed in float32 at any precision", "an explicit algorithm (BF16_BF16_F32) is obeyed"),
         (r"the cell after Exercise 1 prints the ratio", "the cell after it is its visible check"),
+        (r"computed exactly, in float32 at `HIGHEST`", "a float32 dot at HIGHEST is float32-accurate, not exact"),
+        (r"exact to about 1e-15", "float64 sums err by up to 3.7e-14 at K = 4096"),
     ],
     "03_int8_quantization": [
         (r"JAX follows NumPy's type rules", "the next cell shows the rules differ (int32 x float32)"),
@@ -43,6 +46,7 @@ RETIRED = {
         (r"the quotients never exceed 127", "a float32 quotient reaches 127.00001"),
         (r"The visible check does the same, with seeds 9 and 10", "it compares with the student's own Exercises 1-3"),
         (r"rounds at every addition past 2²⁴", "2^24 + 2 and + 4 are exact"),
+        (r"The int32 accumulation is exact on every backend;", "only while K * 127^2 < 2^31"),
         (r"so `-q` always fits and no zero point", "no zero point comes from zero mapping to 0"),
         (r"\"fn\" for finite, no infinities\.", "n is the NaN encoding, not 'no infinities' (a second reading)"),
         (
@@ -53,6 +57,7 @@ RETIRED = {
     "04_xprof_profiling": [
         (r"Every trace goes to a temporary directory, or to `\$TPU_TRACE_DIR`", "the visible checks ignore it"),
         (r"counting them too would double the time", "a launch lasts as long as the API call, not the kernel"),
+        (r"over 100x on a CPU", "about 150x emulated and 90x native: it depends on CHIP"),
     ],
     "05_precision_policy": [
         (r"ready after about 28 ms", "72-193 ms were measured on 2 cores: the figure depends on the machine"),
@@ -62,6 +67,8 @@ RETIRED = {
         (r"lands within 1/16 of 6, instead", "the bound is relative, and maxima above 6 are clipped"),
         (r"keeps every weight exact, and MXFP8 too", "weights below 2^-126 are bf16 subnormals, flushed"),
         (r"MXFP8 is the same with section 4's tiny scales", "under the flush MXFP8 needs scales from 2^-117 or 2^-110"),
+        (r"helps a 4-bit grid most at small blocks", "at 128 values a block it errs more than a power of two"),
+        (r"It follows IEEE rules, with a largest finite value of 240", "reduce_precision has no subnormals"),
     ],
 }
 

@@ -36,6 +36,7 @@ from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
 from . import integrity
+from ..notebook import answer_rules
 from .failure import failure_site
 from .names import shadowed
 from .remote import Student
@@ -89,6 +90,9 @@ class Checker:
             "names": job.contract,
             "refused": sorted(integrity.REFUSED_ATTRIBUTES),  # getattr's rule (student_side.guarded_builtins)
             "allowed": sorted(integrity.PUBLIC_UNDERSCORED),
+            # what source compiled at run time may not name (sandbox/audit_rules.py): the static reading's names
+            "refused_text": sorted(integrity.REFUSED_ATTRIBUTES | answer_rules.REFUSED_NAMES),
+            "refused_paths": list(answer_rules.REFUSED_PATHS),
         }
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)

@@ -7,16 +7,20 @@ student's code; a hook cannot be removed (``sys.addaudithook``). From then on th
   ``eval``, ``getattr``, ``open``..., a name starting with "_", or an attribute the checker
   refuses in the answers' code, such as ``config`` or ``interpreters``), or compiling a syntax
   tree; the grader's own cells and probe, the sources the standard library generates for honest
-  code (a dataclass's methods, a namedtuple's ``__new__``) and an import of a file without bytecode
-  pass, as do the type expressions libraries evaluate (``"Callable | None"``, and protobuf's
-  ``"RepeatedCompositeFieldContainer[_T]"``: a private TypeVar's name in a call-free expression,
-  TYPE_EXPRESSION) and the literals
+  code (a dataclass's methods, a namedtuple's ``__new__``) and an import of a file without
+  bytecode (its text the named file's own bytes) pass, as do the type expressions libraries
+  evaluate (``"Callable | None"``, and protobuf's ``"RepeatedCompositeFieldContainer[_T]"``: a
+  private TypeVar's name in a call-free expression, TYPE_EXPRESSION) and the literals
   ``ast.literal_eval`` reads (``np.load``'s header);
 - unpickling (``pickle.find_class``: a pickle calls any function it names). A code object's own
   parts are out of reach of the answers' code (``__code__`` is refused in code and in ``getattr``).
 A hostile review (2026-12-07) undid the TPU emulation through ``np.load(..., allow_pickle=True)``
 and through a string annotation that ``functools.singledispatch`` had ``typing`` evaluate: each
-ran code that the static reading of the answer (notebook/answer_rules.py) never saw. Imports
+ran code that the static reading of the answer (notebook/answer_rules.py) never saw. A third
+wrote that annotation's names in full-width letters (Python reads ``ｅｘｅｃ`` as ``exec``) and a
+private module's name with a string escape: run-time source is now ASCII only, its strings' escapes
+are decoded before its names are read, and the static reading's refused paths and builtins are
+refused here too (``findings``). Imports
 still run (their code comes from files); the static reading decides what may be imported.
 Standalone: it is copied beside student_side.py into the sandbox.
 """
@@ -40,6 +44,7 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # module's TypeVar ``_T``) may be read; dunders and ``._x`` never.
 TYPE_EXPRESSION = re.compile(r"[A-Za-z0-9_.\[\], |]*")
 PRIVATE_ATTRIBUTE = re.compile(r"\.\s*_")
+DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)+")
 
 
 def _text(source) -> str:
@@ -54,30 +59,65 @@ def _private(name: str, typed: bool) -> bool:
     return name.startswith("_") and not (typed and not name.startswith("__"))
 
 
-def _module_file(filename) -> bool:
+def _decoded(text: str) -> str:
+    """The text with its string escapes decoded (``"\\x5fsrc"`` is ``"_src"``), for the names in it."""
+    try:
+        return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except (UnicodeError, ValueError):
+        return text
+
+
+def _module_file(filename, source) -> bool:
+    """An import of a file without bytecode: the source is that file's own bytes, whole."""
     import os
 
-    return (
-        isinstance(filename, str) and filename.endswith(".py") and os.path.isabs(filename) and os.path.isfile(filename)
-    )
+    if not (isinstance(filename, str) and filename.endswith(".py") and os.path.isabs(filename)):
+        return False
+    try:
+        with open(filename, "rb") as f:
+            mine = f.read()
+    except OSError:
+        return False
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source) == mine
+    return isinstance(source, str) and source == mine.decode("utf-8", "replace")
 
 
-def install(refused=()):
+def findings(text: str, names, paths=()) -> list[str]:
+    """What compiled text may not hold (the hook's rule, pure): a non-ASCII character (Python reads
+    full-width letters as ASCII names: ``ｅｘｅｃ`` is ``exec``), a refused name, a name starting
+    with "_" (but a private TypeVar in a type expression), a refused dotted path (``jax.core``),
+    in the text or in its strings with their escapes decoded."""
+    if not text.isascii():
+        return ["a character outside ASCII"]
+    typed = TYPE_EXPRESSION.fullmatch(text) is not None and not PRIVATE_ATTRIBUTE.search(text)
+    found = []
+    for reading in dict.fromkeys((text, _decoded(text))):
+        found += [n for n in IDENTIFIER.findall(reading) if n in names or _private(n, typed)]
+        for dotted in DOTTED.findall(reading):
+            path = re.sub(r"\s+", "", dotted)
+            found += [path for p in paths if path == p or path.startswith(p + ".")]
+    return found
+
+
+def install(refused=(), paths=()):
     """The hook, installed; returns ``run(code, label, namespace)``: the grader's own compile and
     exec of a cell or a probe, the one way to run source the hook would refuse. ``refused``: the
-    attribute names the checker refuses in the answers' code (checker/integrity.py), refused in
-    source compiled at run time too."""
+    names the checker refuses in the answers' code (checker/integrity.py's attributes, the static
+    reading's builtins), refused in source compiled at run time too; ``paths``: the dotted paths
+    the static reading refuses (answer_rules.REFUSED_PATHS)."""
     state = {"gate": False}
     names = NAMES | {str(r) for r in refused}
+    paths = tuple(str(p) for p in paths)
 
     def hook(event, args):
         if event == "compile" and not state["gate"]:
-            text, filename = _text(args[0] if args else ""), args[1] if len(args) > 1 else None
-            if text.startswith(LIBRARY_SOURCES) or _module_file(filename):
+            source, filename = args[0] if args else None, args[1] if len(args) > 1 else None
+            text = _text(source)
+            if text.startswith(LIBRARY_SOURCES) or _module_file(filename, source):
                 return  # a library's own source, an import of a file without bytecode
-            typed = TYPE_EXPRESSION.fullmatch(text) is not None and not PRIVATE_ATTRIBUTE.search(text)
-            found = [n for n in IDENTIFIER.findall(text) if n in names or _private(n, typed)]
-            if found or not isinstance(args[0] if args else None, (str, bytes, bytearray)):
+            found = findings(text, names, paths)
+            if found or not isinstance(source, (str, bytes, bytearray)):
                 raise RuntimeError(
                     f"compiling code that names {found[0] if found else 'a syntax tree'} at run time is refused"
                     " when grading: no answer needs it"
