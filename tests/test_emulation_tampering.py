@@ -156,8 +156,8 @@ def chip_off():
 '''
 
 
-def by_annotation() -> str:
-    payload = (CHIP_OFF + "globals()['chip_off'] = chip_off\n").encode().hex()
+def registered(note: str) -> str:
+    """A helper cell whose singledispatch registration has typing evaluate the string ``note``."""
     return f"""import functools
 
 
@@ -167,10 +167,15 @@ def route(x):
 
 
 @route.register
-def hint(x: "[exec(bytes.fromhex('{payload}').decode(), globals()), int][1]"):
+def hint(x: "{note}"):
     return x
 
 """
+
+
+def by_annotation() -> str:
+    payload = (CHIP_OFF + "globals()['chip_off'] = chip_off\n").encode().hex()
+    return registered(f"[exec(bytes.fromhex('{payload}').decode(), globals()), int][1]")
 
 
 def _full_width(text: str) -> str:
@@ -208,19 +213,7 @@ def by_full_width() -> str:
     ]
     hexed = tokenize.untokenize(tokens).encode().hex()
     note = f"[{_full_width('exec')}(bytes.fromhex('{hexed}').decode(), {_full_width('globals')}()), int][1]"
-    return f"""import functools
-
-
-@functools.singledispatch
-def route(x):
-    return x
-
-
-@route.register
-def hint(x: "{note}"):
-    return x
-
-"""
+    return registered(note)
 
 
 def wrapped(helper: str) -> str:

@@ -70,6 +70,21 @@ REFUSED_ATTRIBUTES = frozenset(
     }
 )  # fmt: skip
 
+# The static reading's (notebook/answer_rules.py), here for the student process's audit hook too
+# Public paths of allowed modules that lead to JAX's compiler, programs made elsewhere, raw memory
+# or other programs (refused however written: imported, or read through a module's name)
+REFUSED_PATHS = (
+    "jax.interpreters", "jax.extend", "jax.lib", "jax.core", "jax.config", "jax.experimental", "jax.export",
+    "jax.ffi", "jax.monitoring", "jax.dlpack", "jax.clear_caches", "jax.clear_backends", "jax.stages",
+    "numpy.ctypeslib", "numpy.lib.stride_tricks.as_strided", "numpy.lib.format", "numpy.lib.npyio", "numpy.core",
+    "os.environ", "matplotlib.use", "matplotlib.rc_file", "matplotlib.pyplot.switch_backend",
+    "matplotlib.pyplot.rc_file",
+)  # fmt: skip
+REFUSED_NAMES = frozenset(
+    {"setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "compile", "breakpoint", "get_ipython",
+     "course_chip"}  # the setups' loader of tpu_emulation.py by path: it runs a file, were COURSE_EMULATE unset
+)  # fmt: skip
+
 # Names starting with "_" that an answer may read all the same: strings that describe an object, and
 # os._exit (the process ends; it is restarted)
 PUBLIC_UNDERSCORED = frozenset(

@@ -36,7 +36,6 @@ from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
 from . import integrity
-from ..notebook import answer_rules
 from .failure import failure_site
 from .names import shadowed
 from .remote import Student
@@ -83,17 +82,12 @@ class Checker:
         self.home = Path(job.checker_home)
         self.ns: dict = {"__name__": "__main__"}
         prelude = [emulation.source()] if s.emulation != "none" else []
-        init = {
-            "op": "init",
-            "prelude": prelude,
-            "cells": [[job.setup_label, job.setup]] + job.student_cells,
-            "names": job.contract,
-            "refused": sorted(integrity.REFUSED_ATTRIBUTES),  # getattr's rule (student_side.guarded_builtins)
-            "allowed": sorted(integrity.PUBLIC_UNDERSCORED),
-            # what source compiled at run time may not name (sandbox/audit_rules.py): the static reading's names
-            "refused_text": sorted(integrity.REFUSED_ATTRIBUTES | answer_rules.REFUSED_NAMES),
-            "refused_paths": list(answer_rules.REFUSED_PATHS),
-        }
+        cells = [[job.setup_label, job.setup]] + job.student_cells
+        refused = sorted(integrity.REFUSED_ATTRIBUTES)  # getattr's rule (student_side.guarded_builtins), and
+        text = sorted(integrity.REFUSED_ATTRIBUTES | integrity.REFUSED_NAMES)  # run-time source's (audit_rules)
+        init = {"op": "init", "prelude": prelude, "cells": cells, "names": job.contract, "refused": refused}
+        init |= {"allowed": sorted(integrity.PUBLIC_UNDERSCORED), "refused_text": text}
+        init["refused_paths"] = list(integrity.REFUSED_PATHS)
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
         # what watches the checks without deciding them: diagnosis where the job carries its payload

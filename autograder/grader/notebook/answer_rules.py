@@ -38,7 +38,7 @@ import ast
 import builtins
 import re
 
-from ..checker.integrity import PUBLIC_UNDERSCORED, REFUSED_ATTRIBUTES
+from ..checker.integrity import PUBLIC_UNDERSCORED, REFUSED_ATTRIBUTES, REFUSED_NAMES, REFUSED_PATHS
 from ..core.settings import RULE_FINDINGS
 from ..core.studentcode import Protected, kept_statement, root_name
 from ...common.textsafe import printable
@@ -54,19 +54,6 @@ ALLOWED_MODULES = frozenset(
         "shutil", "socket", "errno", "stat", "io", "linecache", "hashlib", "base64", "binascii", "uuid",
         "datetime",
     }
-)  # fmt: skip
-# Public paths of allowed modules that lead to JAX's compiler, programs made elsewhere, raw memory
-# or other programs (refused however written: imported, or read through a module's name)
-REFUSED_PATHS = (
-    "jax.interpreters", "jax.extend", "jax.lib", "jax.core", "jax.config", "jax.experimental", "jax.export",
-    "jax.ffi", "jax.monitoring", "jax.dlpack", "jax.clear_caches", "jax.clear_backends", "jax.stages",
-    "numpy.ctypeslib", "numpy.lib.stride_tricks.as_strided", "numpy.lib.format", "numpy.lib.npyio", "numpy.core",
-    "os.environ", "matplotlib.use", "matplotlib.rc_file", "matplotlib.pyplot.switch_backend",
-    "matplotlib.pyplot.rc_file",
-)  # fmt: skip
-REFUSED_NAMES = frozenset(
-    {"setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "compile", "breakpoint", "get_ipython",
-     "course_chip"}  # the setups' loader of tpu_emulation.py by path: it runs a file, were COURSE_EMULATE unset
 )  # fmt: skip
 ALLOWED_DUNDERS = frozenset({"__name__"})
 ALLOWED_DUNDER_METHODS = frozenset(

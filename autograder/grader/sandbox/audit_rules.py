@@ -105,7 +105,7 @@ def install(refused=(), paths=()):
     exec of a cell or a probe, the one way to run source the hook would refuse. ``refused``: the
     names the checker refuses in the answers' code (checker/integrity.py's attributes, the static
     reading's builtins), refused in source compiled at run time too; ``paths``: the dotted paths
-    the static reading refuses (answer_rules.REFUSED_PATHS)."""
+    the static reading refuses (checker/integrity.py: REFUSED_PATHS)."""
     state = {"gate": False}
     names = NAMES | {str(r) for r in refused}
     paths = tuple(str(p) for p in paths)

@@ -335,9 +335,7 @@ def init(message: dict) -> None:
     # from here on a death is the student's code's doing, before it the grader's (remote.SandboxFault)
     send({"op": "hello"})
     errors = run_cells((cells := message.get("cells") or [])[:1])  # the lesson's setup, then no unread code
-    RUN[0] = audit_rules.install(
-        message.get("refused_text") or message.get("refused") or (), message.get("refused_paths") or ()
-    )
+    RUN[0] = audit_rules.install(message.get("refused_text", ()), message.get("refused_paths", ()))
     errors += run_cells(cells[1:])
     _listen_for_compiles()
     defined = [n for n in message.get("names") or [] if callable(NAMESPACE.get(n))]
