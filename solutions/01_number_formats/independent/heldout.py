@@ -288,4 +288,70 @@ def pairwise_sum(values, dtype):
 
     return float(go(0, v.shape[0]))
 '''},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "format_table", "intent": "wrong",
+     "why": 'Counts the implicit leading 1 in mantissa_bits (nmant + 1), so M is one too large and bits != 1 + E + M.',
+     "source": '''
+def format_table():
+    rows = []
+    for t in [np.float32, ml_dtypes.bfloat16, np.float16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2]:
+        fi = ml_dtypes.finfo(t)
+        rows.append({
+            "name": np.dtype(t).name,
+            "bits": int(fi.bits),
+            "exponent_bits": int(fi.nexp),
+            # precision of the significand: the hidden leading 1 plus the stored fraction bits
+            "mantissa_bits": int(fi.nmant) + 1,
+            "eps": fi.eps,
+            "max": fi.max,
+            "smallest_normal": fi.smallest_normal,
+        })
+    return rows
+'''},
+    {"function": "bf16_round", "intent": "wrong",
+     "why": 'Rounds by always adding 0x8000 before clearing the low 16 bits, i.e. ties away from zero instead of ties to even (the lsb term is missing).',
+     "source": '''
+def bf16_round(x):
+    x = np.asarray(x, dtype=np.float32)
+    shape = x.shape
+    u = x.reshape(-1).view(np.uint32)
+    nan = np.isnan(x.reshape(-1))
+    safe = np.where(nan, np.uint32(0), u).astype(np.uint32)
+    # add half of the dropped range, then cut: anything at or above the halfway point goes up
+    rounded = (safe + np.uint32(0x8000)) & np.uint32(0xFFFF0000)
+    quiet_nan = (u & np.uint32(0x80000000)) | np.uint32(0x7FC00000)
+    out = np.where(nan, quiet_nan, rounded).astype(np.uint32)
+    return np.asarray(out.view(np.float32).reshape(shape), dtype=np.float32)
+'''},
+    {"function": "sequential_sum", "intent": "wrong",
+     "why": 'Converts the values to float32 first and only then to dtype, so float64 inputs are rounded twice instead of straight to dtype.',
+     "source": '''
+def sequential_sum(values, dtype):
+    dt = np.dtype(dtype)
+    # bring everything to the usual working precision first, then to the target format
+    v = np.array(values, dtype=np.float32).astype(dt)
+    total = dt.type(0)
+    for value in v:
+        total = dt.type(total + value)
+    return float(total)
+'''},
+    {"function": "pairwise_sum", "intent": "wrong",
+     "why": "Splits at (n + 1) // 2 (the left half takes the middle element) instead of the contract's n // 2.",
+     "source": '''
+def pairwise_sum(values, dtype):
+    dt = np.dtype(dtype)
+    v = np.asarray(values).astype(dt)
+
+    def rec(a):
+        n = len(a)
+        if n == 0:
+            return dt.type(0)
+        if n == 1:
+            return a[0]
+        mid = math.ceil(n / 2)
+        return dt.type(rec(a[:mid]) + rec(a[mid:]))
+
+    return float(rec(v))
+'''},
 ]

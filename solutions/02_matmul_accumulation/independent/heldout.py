@@ -367,4 +367,96 @@ def accumulation_error_curve(ks, seed=0):
         result["bf16_accum"].append(float(np.abs(emu - truth).max()))
     return result
 '''},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "evaluate_precision_policies", "intent": "wrong",
+     "why": "Uses the starter script's float32 jnp.dot at DEFAULT precision as the 'exact' reference instead of exact_matmul(x, w), which on a TPU is itself one bf16 pass.",
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    x, w = seed_data(seed)
+    reference = np.asarray(jnp.dot(x, w, preferred_element_type=jnp.float32), np.float64)   # fp32 reference
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    p1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    p2 = p1.astype(jnp.bfloat16)
+    wn = np.asarray(w, np.float32)
+    amax = np.max(np.abs(wn), axis=0, keepdims=True)
+    scale = np.where(amax == 0, np.float32(1.0), amax / np.float32(127)).astype(np.float32)
+    q = np.clip(np.round(wn / scale), -127, 127).astype(np.int8)
+    p3 = np.asarray(x, np.float64) @ (q.astype(np.float64) * scale.astype(np.float64))
+    policies = [
+        ("bf16 inputs, f32 accumulation, f32 output", p1, 2 * wn.size, 0),
+        ("bf16 inputs, f32 accumulation, bf16 output", p2, 2 * wn.size, 0),
+        ("int8 per-column weights, f32 accumulation", p3, q.size, 4 * scale.size),
+    ]
+    rows = []
+    for label, out, wbytes, sbytes in policies:
+        err = np.abs(np.asarray(out, np.float64) - reference)
+        rows.append({"policy": label,
+                     "max_abs_err": round(float(err.max()), 5),
+                     "mean_abs_err": round(float(err.mean()), 5),
+                     "weight_bytes": int(wbytes),
+                     "scale_bytes": int(sbytes)})
+    return rows
+'''},
+    {"function": "evaluate_precision_policies", "intent": "wrong",
+     "why": 'Computes the int8 scales per row of w (axis=1, one per input feature) instead of per output column (axis=0).',
+     "source": '''
+def evaluate_precision_policies(seed=0):
+    x, w = seed_data(seed)
+    exact = exact_matmul(x, w)
+    xb, wb = x.astype(jnp.bfloat16), w.astype(jnp.bfloat16)
+    p1 = jnp.dot(xb, wb, preferred_element_type=jnp.float32)
+    p2 = p1.astype(jnp.bfloat16)
+
+    w32 = jnp.asarray(w, jnp.float32)
+    amax = jnp.max(jnp.abs(w32), axis=1, keepdims=True)
+    scale = jnp.where(amax == 0, 1.0, amax / 127.0).astype(jnp.float32)
+    q = jnp.clip(jnp.round(w32 / scale), -127, 127).astype(jnp.int8)
+    p3 = jnp.dot(x, q.astype(jnp.float32) * scale, precision=jax.lax.Precision.HIGHEST)
+
+    def errors(out):
+        e = np.abs(np.asarray(out, np.float64) - exact)
+        return round(float(np.max(e)), 5), round(float(np.mean(e)), 5)
+
+    rows = []
+    for label, out, wbytes, sbytes in (
+            ("bf16 in, f32 accumulation, f32 out", p1, wb.size * 2, 0),
+            ("bf16 in, f32 accumulation, bf16 output", p2, wb.size * 2, 0),
+            ("int8 weights with f32 scales, f32 accumulation", p3, q.size, scale.size * 4)):
+        mx, mean = errors(out)
+        rows.append(dict(policy=label, max_abs_err=mx, mean_abs_err=mean,
+                         weight_bytes=int(wbytes), scale_bytes=int(sbytes)))
+    return rows
+'''},
+    {"function": "emulated_bf16_accumulation", "intent": "wrong",
+     "why": 'Multiplies the bf16 inputs as bf16 arrays, so every product is itself rounded to bf16 instead of being exact in float32.',
+     "source": '''
+def emulated_bf16_accumulation(x, w):
+    xb = np.asarray(x, np.float32).astype(ml_dtypes.bfloat16)
+    wb = np.asarray(w, np.float32).astype(ml_dtypes.bfloat16)
+    M, K = xb.shape
+    N = wb.shape[1]
+    acc = np.zeros((M, N), dtype=ml_dtypes.bfloat16)
+    for k in range(K):
+        prod = xb[:, k, None] * wb[None, k, :]          # bf16 times bf16
+        acc = (acc.astype(np.float32) + prod.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    return acc.astype(np.float32)
+'''},
+    {"function": "accumulation_error_curve", "intent": "wrong",
+     "why": "Relies on a DEFAULT-precision float32 jnp.dot being a bf16 pass instead of rounding x and w to bf16 itself, so under default_matmul_precision('highest') fp32_accum and bf16_output are computed from unrounded inputs.",
+     "source": '''
+def accumulation_error_curve(ks, seed=0):
+    out = {"k": [], "fp32_accum": [], "bf16_output": [], "bf16_accum": []}
+    for k in ks:
+        x, w = seed_data(seed, k)
+        truth = exact_matmul(x, w)
+        # a float32 dot already feeds bf16 inputs to the MXU and accumulates in f32
+        f32_acc = jnp.dot(x, w, preferred_element_type=jnp.float32)
+        bf16_out = f32_acc.astype(jnp.bfloat16)
+        bf16_acc = emulated_bf16_accumulation(x, w)
+        out["k"].append(k)
+        for name, res in (("fp32_accum", f32_acc), ("bf16_output", bf16_out), ("bf16_accum", bf16_acc)):
+            out[name].append(float(np.max(np.abs(np.asarray(res, np.float64) - truth))))
+    return out
+'''},
 ]

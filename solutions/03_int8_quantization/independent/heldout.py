@@ -267,4 +267,54 @@ def granularity_errors(seed=9):
     return {"per_channel": float(np.mean(np.abs(x @ per_ch - ref))),
             "per_tensor": float(np.mean(np.abs(x @ per_t - ref)))}
 '''},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "quantize_per_channel", "intent": "wrong",
+     "why": 'Guards against division by zero with a small epsilon floor on the scale (max(., 1e-8)) instead of giving exactly the all-zero columns a scale of 1.0, which also clamps tiny columns.',
+     "source": '''
+def quantize_per_channel(w):
+    w32 = np.asarray(w, dtype=np.float32)
+    amax = np.max(np.abs(w32), axis=0, keepdims=True)
+    # keep the scale away from zero so that w / scale never divides by 0
+    scale = np.maximum(amax / np.float32(127), np.float32(1e-8)).astype(np.float32)
+    q = np.clip(np.round(w32 / scale), -127, 127).astype(np.int8)
+    return q, scale
+'''},
+    {"function": "quantize_per_tensor", "intent": "wrong",
+     "why": 'Skips the round and lets the int8 cast do it, but the cast truncates toward zero instead of rounding to nearest.',
+     "source": '''
+def quantize_per_tensor(w):
+    w = jnp.asarray(w, dtype=jnp.float32)
+    amax = jnp.max(jnp.abs(w))
+    scale = jnp.where(amax == 0, 1.0, amax / 127.0).astype(jnp.float32)
+    q = jnp.clip(w / scale, -127, 127).astype(jnp.int8)
+    return q, scale
+'''},
+    {"function": "w8a8_matmul", "intent": "wrong",
+     "why": 'Accumulates the int8 codes in a float32 matmul, believing it exact because the codes are exact in float32, instead of an int8 x int8 dot with int32 accumulation.',
+     "source": '''
+def w8a8_matmul(x, q_w, s_w):
+    x = np.asarray(x, dtype=np.float32)
+    amax = np.max(np.abs(x), axis=1, keepdims=True)
+    s_x = np.where(amax == 0, np.float32(1), amax / np.float32(127)).astype(np.float32)
+    q_x = np.clip(np.round(x / s_x), -127, 127).astype(np.int8)
+    # int8 @ int8 would wrap around, so multiply the codes as float32, which holds them exactly
+    acc = q_x.astype(np.float32) @ np.asarray(q_w).astype(np.float32)
+    return (acc * s_x * np.asarray(s_w, dtype=np.float32)).astype(np.float32)
+'''},
+    {"function": "granularity_errors", "intent": "wrong",
+     "why": 'Computes both products with plain float32 jnp matmuls at DEFAULT precision, which on a TPU round x and w to bf16, instead of HIGHEST or float64.',
+     "source": '''
+def granularity_errors(seed=9):
+    w = jax.random.normal(jax.random.PRNGKey(seed), (128, 32), dtype=jnp.float32) * 0.2
+    w = w.at[:, 0].multiply(10.0)
+    x = jax.random.normal(jax.random.PRNGKey(seed + 1), (32, 128), dtype=jnp.float32)
+    reference = x @ w
+    result = {}
+    for name, quantize in (("per_channel", quantize_per_channel), ("per_tensor", quantize_per_tensor)):
+        q, s = quantize(w)
+        w_hat = jnp.asarray(dequantize(q, s), dtype=jnp.float32)
+        result[name] = float(jnp.mean(jnp.abs(x @ w_hat - reference)))
+    return result
+'''},
 ]

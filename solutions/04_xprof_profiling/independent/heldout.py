@@ -297,4 +297,69 @@ def step_times_ms(xplane_file, step_name):
     {"function": "top_ops", "intent": "correct",
      "why": "device-first op ranking via XLA Ops lines or hlo_op stats, summed per name",
      "source": _TOP_OK},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "xplane_path", "intent": "wrong",
+     "why": "Takes st_ctime for the file's creation time and picks the newest by it, instead of the modification time st_mtime.",
+     "source": '''
+def xplane_path(trace_dir):
+    root = Path(trace_dir)
+    candidates = [p for p in root.rglob("*.xplane.pb") if p.is_file()]
+    if not candidates:
+        raise FileNotFoundError(f"no *.xplane.pb below {root}: did the trace run?")
+    # the newest trace is the file that was created last
+    return max(candidates, key=lambda p: p.stat().st_ctime)
+'''},
+    {"function": "count_events", "intent": "wrong",
+     "why": "Matches the substring case-insensitively (lower() on both sides) instead of Python's case-sensitive `in`.",
+     "source": '''
+def count_events(xplane_file, name_substring):
+    data = ProfileData.from_file(str(xplane_file))
+    needle = name_substring.lower()
+    count = 0
+    for plane in data.planes:
+        for line in plane.lines:
+            for event in line.events:
+                if needle in event.name.lower():
+                    count += 1
+    return count
+'''},
+    {"function": "step_times_ms", "intent": "wrong",
+     "why": 'Orders the steps by their start time on the timeline instead of by their step_num stat.',
+     "source": '''
+def step_times_ms(xplane_file, step_name):
+    data = ProfileData.from_file(str(xplane_file))
+    found = []
+    for plane in data.planes:
+        if not plane.name.startswith("/host:"):
+            continue
+        for line in plane.lines:
+            for ev in line.events:
+                if ev.name == step_name and "step_num" in dict(ev.stats):
+                    found.append((ev.start_ns, ev.duration_ns / 1e6))
+    found.sort()   # steps run one after another, so time order is step order
+    return [ms for start, ms in found]
+'''},
+    {"function": "top_ops", "intent": "wrong",
+     "why": "On planes without an XLA Ops line, names each op event by the event's own name (a GPU kernel's name) instead of its hlo_op stat value.",
+     "source": '''
+def top_ops(xplane_file, k=5):
+    data = ProfileData.from_file(str(xplane_file))
+
+    def op_events(plane):
+        lines = list(plane.lines)
+        xla_lines = [ln for ln in lines if ln.name == "XLA Ops"]
+        if xla_lines:
+            return [(ev.name, ev.duration_ns) for ln in xla_lines for ev in ln.events]
+        return [(ev.name, ev.duration_ns) for ln in lines for ev in ln.events if "hlo_op" in dict(ev.stats)]
+
+    events = [e for p in data.planes if p.name.startswith("/device:") for e in op_events(p)]
+    if not events:
+        events = [e for p in data.planes if p.name.startswith("/host:") for e in op_events(p)]
+    totals = defaultdict(float)
+    for name, dur_ns in events:
+        totals[name] += dur_ns / 1e3
+    ranked = sorted(totals.items(), key=lambda item: item[1], reverse=True)
+    return [(str(n), float(us)) for n, us in ranked[:max(k, 0)]]
+'''},
 ]

@@ -230,4 +230,139 @@ def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
     _, losses = jax.jit(lambda w0: jax.lax.scan(step, w0, None, length=steps))(jnp.zeros((d,), jnp.float32))
     return [float(v) for v in np.asarray(losses)]
 '''},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "policy_table", "intent": "wrong",
+     "why": 'Rounds x to bf16 with a plain .astype(jnp.bfloat16) inside the jitted bf16 policy, a cast the TPU compiler may drop, instead of to_bf16 or rounding outside jit.',
+     "source": '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / math.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+
+    fp32_fn = jax.jit(lambda a, b: jnp.dot(a, b, precision=HIGHEST))
+    bf16_fn = jax.jit(lambda a, b: jnp.dot(a.astype(jnp.bfloat16), b, preferred_element_type=jnp.float32))
+    int8_fn = jax.jit(lambda a, q, s: jnp.dot(to_bf16(a), q.astype(jnp.bfloat16),
+                                              preferred_element_type=jnp.float32) * s)
+    w8a8_fn = jax.jit(w8a8_matmul)
+
+    policies = [
+        ("fp32", fp32_fn, (x, w), w.nbytes),
+        ("bf16", bf16_fn, (x, w_bf16), w_bf16.nbytes),
+        ("int8_weight_only", int8_fn, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+        ("w8a8", w8a8_fn, (x, q_w, s_w), q_w.nbytes + s_w.nbytes),
+    ]
+    rows = []
+    for name, fn, args, nbytes in policies:
+        out = np.asarray(fn(*args), np.float64)
+        rows.append({
+            "policy": name,
+            "max_rel_err": float(np.max(np.abs(out - exact)) / np.max(np.abs(exact))),
+            "weight_bytes": int(nbytes),
+            "median_ms": float(benchmark(fn, *args)["median_ms"]),
+        })
+    return rows
+'''},
+    {"function": "policy_table", "intent": "wrong",
+     "why": 'Counts weight_bytes as in lesson 02, the int8 codes only, leaving out the per-column float32 scales that this table must include.',
+     "source": '''
+def policy_table(seed=0, m=256, k=1024, n=256):
+    k1, k2 = jax.random.split(jax.random.PRNGKey(seed))
+    x = jax.random.normal(k1, (m, k), dtype=jnp.float32)
+    w = jax.random.normal(k2, (k, n), dtype=jnp.float32) / math.sqrt(k)
+    exact = np.asarray(x, np.float64) @ np.asarray(w, np.float64)
+    denom = np.max(np.abs(exact))
+
+    w_bf16 = w.astype(jnp.bfloat16)
+    q_w, s_w = quantize_symmetric(w, axis=0)
+
+    def fp32_policy(a, b):
+        return jnp.dot(a, b, precision=HIGHEST)
+
+    def bf16_policy(a, b):
+        return jnp.dot(to_bf16(a), b, preferred_element_type=jnp.float32)
+
+    def int8_policy(a, q, s):
+        return jnp.dot(to_bf16(a), q.astype(jnp.bfloat16), preferred_element_type=jnp.float32) * s
+
+    table = []
+    for name, f, args, nbytes in (("fp32", fp32_policy, (x, w), 4 * k * n),
+                                  ("bf16", bf16_policy, (x, w_bf16), 2 * k * n),
+                                  ("int8_weight_only", int8_policy, (x, q_w, s_w), k * n),
+                                  ("w8a8", w8a8_matmul, (x, q_w, s_w), k * n)):
+        fn = jax.jit(f)
+        out = np.asarray(fn(*args), dtype=np.float64)
+        table.append({"policy": name,
+                      "max_rel_err": float(np.max(np.abs(out - exact)) / denom),
+                      "weight_bytes": int(nbytes),
+                      "median_ms": float(benchmark(fn, *args)["median_ms"])})
+    return table
+'''},
+    {"function": "train_linear_regression", "intent": "wrong",
+     "why": "Records each step's loss after applying the update, instead of the loss of the parameters before update t (so losses[0] is not the loss at w = 0).",
+     "source": '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, w_true = regression_problem(seed)
+    n, d = X.shape
+    X_bf16 = X.astype(jnp.bfloat16)
+
+    def forward(w):
+        if policy == "fp32":
+            return jnp.dot(X, w, precision=HIGHEST)
+        return jnp.dot(X_bf16, w.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+
+    def gradient(w):
+        r = forward(w) - y
+        if policy == "fp32":
+            return (2.0 / n) * jnp.dot(X.T, r, precision=HIGHEST)
+        return (2.0 / n) * jnp.dot(X_bf16.T, to_bf16(r), preferred_element_type=jnp.float32)
+
+    w = jnp.zeros((d,), jnp.bfloat16 if policy == "bf16_params" else jnp.float32)
+    losses = []
+    for step in range(steps):
+        g = gradient(w)
+        if policy == "bf16_params":
+            w = (w.astype(jnp.float32) - lr * g).astype(jnp.bfloat16)
+        else:
+            w = w - lr * g
+        pred = forward(w)
+        losses.append(float(jnp.mean((pred - y) ** 2)))
+    return losses
+'''},
+    {"function": "train_linear_regression", "intent": "wrong",
+     "why": 'Drops the factor 2 from the MSE gradient, using (1/n) X^T (Xw - y) instead of (2/n) X^T (Xw - y).',
+     "source": '''
+def train_linear_regression(policy, steps=200, lr=0.1, seed=0):
+    X, y, w_true = regression_problem(seed)
+    n = X.shape[0]
+    Xb = X.astype(jnp.bfloat16)
+    master = jnp.zeros(X.shape[1], dtype=jnp.float32)
+    params = jnp.zeros(X.shape[1], dtype=jnp.bfloat16)
+    losses = []
+    for step in range(steps):
+        if policy == "fp32":
+            pred = jnp.dot(X, master, precision=HIGHEST)
+        elif policy == "bf16_params":
+            pred = jnp.dot(Xb, params, preferred_element_type=jnp.float32)
+        elif policy == "bf16_master_fp32":
+            pred = jnp.dot(Xb, master.astype(jnp.bfloat16), preferred_element_type=jnp.float32)
+        else:
+            raise ValueError(policy)
+        r = pred - y
+        losses.append(float(jnp.mean(r * r)))
+        # gradient of the mean squared error
+        if policy == "fp32":
+            grad = jnp.dot(X.T, r, precision=HIGHEST) / n
+        else:
+            grad = jnp.dot(Xb.T, to_bf16(r), preferred_element_type=jnp.float32) / n
+        if policy == "bf16_params":
+            params = (params.astype(jnp.float32) - lr * grad).astype(jnp.bfloat16)
+        else:
+            master = master - lr * grad
+    return losses
+'''},
 ]

@@ -243,4 +243,72 @@ def nvfp4_dequantize(elements, block_scales, tensor_scale):
     s = np.tile(s, (1,) * (s.ndim - 1) + (16,))
     return (e * s * np.float32(tensor_scale)).astype(np.float32)
 '''},
+    # ---------------------------------------------------------------- a blind writer (2026-12-07):
+    # the student notebook only, never the library, the solutions or the hidden tests
+    {"function": "mx_quantize", "intent": "wrong",
+     "why": 'Computes the shared exponent as floor(log2(max|x|)) with a float32 log2, which rounds up to the next integer just below a power of two, instead of reading it exactly with frexp.',
+     "source": '''
+def mx_quantize(x, elem="float8_e4m3fn", block=32):
+    formats = {"float8_e4m3fn": ml_dtypes.float8_e4m3fn, "float8_e5m2": ml_dtypes.float8_e5m2,
+               "float4_e2m1fn": ml_dtypes.float4_e2m1fn}
+    dt = formats[elem]
+    fi = ml_dtypes.finfo(dt)
+    emax = int(fi.maxexp) - 1
+    fmax = np.float32(fi.max)
+    x = np.asarray(x, dtype=np.float32)
+    shape = x.shape
+    xb = x.reshape(shape[:-1] + (shape[-1] // block, block))
+    amax = np.max(np.abs(xb), axis=-1)
+    bad = ~np.all(np.isfinite(xb), axis=-1)
+    zero = amax == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shared = np.floor(np.log2(amax)) - emax
+    shared = np.where(zero | bad, 0, shared)
+    shared = np.clip(shared, -127, 127).astype(np.int32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = np.ldexp(xb, -shared[..., None]).astype(np.float32)
+        elements = np.clip(scaled, -fmax, fmax).astype(dt).reshape(shape)
+    codes = np.where(bad, 255, shared + 127).astype(np.uint8)
+    return elements, codes.view(ml_dtypes.float8_e8m0fnu)
+'''},
+    {"function": "mx_dequantize", "intent": "wrong",
+     "why": 'Expands the scales with np.tile instead of np.repeat, so the scales cycle over the blocks instead of each covering its own block of consecutive elements.',
+     "source": '''
+def mx_dequantize(elements, scales, block=32):
+    q = np.asarray(elements).astype(np.float32)
+    s = np.asarray(scales).astype(np.float32)
+    s_full = np.tile(s, block)        # one scale per element, along the last axis
+    return (q * s_full).astype(np.float32)
+'''},
+    {"function": "mx_matmul", "intent": "wrong",
+     "why": "Quantizes w as it is (blocks along its rows, i.e. along N) instead of w.T, so w's blocks do not run along the contraction dimension K.",
+     "source": '''
+def mx_matmul(x, w, elem="float8_e4m3fn", block=32):
+    x = np.asarray(x, dtype=np.float32)
+    w = np.asarray(w, dtype=np.float32)
+    qx, sx = mx_quantize(x, elem=elem, block=block)
+    qw, sw = mx_quantize(w, elem=elem, block=block)
+    x_hat = np.asarray(mx_dequantize(qx, sx, block=block), dtype=np.float64)
+    w_hat = np.asarray(mx_dequantize(qw, sw, block=block), dtype=np.float64)
+    return (x_hat @ w_hat).astype(np.float32)
+'''},
+    {"function": "nvfp4_quantize", "intent": "wrong",
+     "why": 'Divides the elements by the unrounded block scale (max|block| / 6) / t instead of the block scale as stored in e4m3.',
+     "source": '''
+def nvfp4_quantize(x):
+    x = np.asarray(x, dtype=np.float32)
+    shape = x.shape
+    amax = float(np.max(np.abs(x))) if x.size else 0.0
+    t = np.float32(amax / (448.0 * 6.0)) if amax > 0 else np.float32(1.0)
+    xb = x.reshape(shape[:-1] + (shape[-1] // 16, 16))
+    bmax = np.max(np.abs(xb), axis=-1)
+    s = (bmax / np.float32(6.0)) / t
+    s_e4m3 = s.astype(ml_dtypes.float8_e4m3fn)
+    stored = s_e4m3.astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = xb / (s[..., None] * t)
+    q = np.where(stored[..., None] == 0, np.float32(0), q)
+    elements = np.clip(q, -6.0, 6.0).astype(ml_dtypes.float4_e2m1fn).reshape(shape)
+    return elements, s_e4m3, np.float32(t)
+'''},
 ]
