@@ -8,7 +8,7 @@ student's code; a hook cannot be removed (``sys.addaudithook``). From then on th
   refuses in the answers' code, such as ``config`` or ``interpreters``), or compiling a syntax
   tree; the grader's own cells and probe, the sources the standard library generates for honest
   code (a dataclass's methods, a namedtuple's ``__new__``) and an import of a file without
-  bytecode (its text the named file's own bytes) pass, as do the type expressions libraries
+  bytecode pass, as do the type expressions libraries
   evaluate (``"Callable | None"``, and protobuf's ``"RepeatedCompositeFieldContainer[_T]"``: a
   private TypeVar's name in a call-free expression, TYPE_EXPRESSION) and the literals
   ``ast.literal_eval`` reads (``np.load``'s header);
@@ -67,20 +67,15 @@ def _decoded(text: str) -> str:
         return text
 
 
-def _module_file(filename, source) -> bool:
-    """An import of a file without bytecode: the source is that file's own bytes, whole."""
+def _module_file(filename) -> bool:
+    """An import of a file without bytecode (an absolute .py path that exists). Reading the file to
+    compare its bytes cost about 5 s a grading (measured on lesson 02's solution): no library an
+    answer may import compiles other text under such a name, and ``compile`` is refused in answers."""
     import os
 
-    if not (isinstance(filename, str) and filename.endswith(".py") and os.path.isabs(filename)):
-        return False
-    try:
-        with open(filename, "rb") as f:
-            mine = f.read()
-    except OSError:
-        return False
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source) == mine
-    return isinstance(source, str) and source == mine.decode("utf-8", "replace")
+    return (
+        isinstance(filename, str) and filename.endswith(".py") and os.path.isabs(filename) and os.path.isfile(filename)
+    )
 
 
 def findings(text: str, names, paths=()) -> list[str]:
@@ -114,7 +109,7 @@ def install(refused=(), paths=()):
         if event == "compile" and not state["gate"]:
             source, filename = args[0] if args else None, args[1] if len(args) > 1 else None
             text = _text(source)
-            if text.startswith(LIBRARY_SOURCES) or _module_file(filename, source):
+            if text.startswith(LIBRARY_SOURCES) or _module_file(filename):
                 return  # a library's own source, an import of a file without bytecode
             found = findings(text, names, paths)
             if found or not isinstance(source, (str, bytes, bytearray)):
