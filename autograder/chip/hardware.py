@@ -36,9 +36,9 @@ import sys
 import time
 from pathlib import Path
 
-from . import fuzz, rerecord, surprises
+from . import fuzz, surprises
 from .cellrunner import NotebookRun, run_notebook
-from .outcomes import device_only_mutants, outcomes
+from .outcomes import device_only_mutants
 from ..common.notebooks import ROOT, disallowed_student_errors, lessons
 
 CELL_TIMEOUT = 600
@@ -292,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     v.add_argument("--record", action="store_true", help="on a TPU: each lesson's record into its chip/outcomes.json")
     v.add_argument("--changed", action="store_true", help="on a TPU: re-record only what changed (rerecord.py)")
+    v.add_argument("--sets", default="library", help="library, heldout, independent (answer_sets.py; default library)")
     m = sub.add_parser("compare", help="the emulation's outcomes on this CPU beside a chip's record")
     m.add_argument("record", type=Path, nargs="?", help="a chip's outcomes.json (default: the lessons' own)")
     m.add_argument("--out", type=Path, default=ROOT / "build" / "hardware-compare")
@@ -317,10 +318,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
         return 0
     if args.command == "outcomes":
-        wanted = [x for x in args.lessons.split(",") if x]
-        pick = lambda w: [n for n in lessons() if w in (n, n.split("_", 1)[0])]  # noqa: E731
-        names = [n for w in wanted for n in pick(w)] if wanted else lessons()
-        return rerecord.rerecord(names) if args.changed else outcomes(args.out, names=names, record=args.record)
+        from .outcomes import command as outcomes_command
+
+        return outcomes_command(args)
     if args.command == "compare":
         from .outcomes import compare_here
 

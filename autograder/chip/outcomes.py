@@ -21,6 +21,7 @@ import os
 import time
 from pathlib import Path
 
+from .answer_sets import CHIP_ANSWERS, LIBRARY, answers
 from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
 from ..common import lessonfolder
 from ..common.notebooks import ROOT, lessons
@@ -28,18 +29,22 @@ from ..common.notebooks import ROOT, lessons
 CELL_TIMEOUT = 600
 
 
-def candidates(lesson: str, root: Path = ROOT) -> list[dict]:
+def candidates(lesson: str, root: Path = ROOT, sets: tuple[str, ...] = (LIBRARY,)) -> list[dict]:
     """Every known answer of a lesson: the library's wrong answers (solutions/NN/mistakes.py) and
     other people's correct ones (solutions/NN/alternatives.py), each {kind, key, function, source,
     source_sha}. A mistake's key is its library key; an alternative's names its source's digest, so
-    that a recorded verdict stays with the code it was measured on (source_sha tells a stale one)."""
+    that a recorded verdict stays with the code it was measured on (source_sha tells a stale one).
+    ``sets``: also (or instead) the held-out and independent answers (answer_sets.py)."""
     import ast
 
     from ..common.mistakes import load
 
-    found = [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in load(lesson, root)]
+    found = [a for name in sets if name != LIBRARY for a in answers(lesson, name, root)]
+    if LIBRARY in sets:
+        mistakes = load(lesson, root)
+        found += [{"kind": "mistake", "key": m.key, "function": m.function, "source": m.source} for m in mistakes]
     path = lessonfolder.companion(lesson, lessonfolder.ALTERNATIVES_FILE, root)
-    if path.is_file():
+    if LIBRARY in sets and path.is_file():
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["ALTERNATIVES"]:
                 for alt in ast.literal_eval(node.value):
@@ -64,6 +69,7 @@ def check_outcomes(
     echo=None,
     kinds: tuple[str, ...] = ("visible", "hidden"),
     select=None,
+    sets: tuple[str, ...] = (LIBRARY,),
 ) -> list[dict]:
     """Each known answer (``candidates``) swapped into the finished solution run, then its
     exercise's own visible and hidden test cells run again: the per-check outcome ("passed" or
@@ -73,7 +79,7 @@ def check_outcomes(
     nb_cells = read_notebook(run.path)["cells"]
     by_id = {grade_id(c): (i, c) for i, c in enumerate(nb_cells) if c.get("cell_type") == "code"}
     results = []
-    for cand in candidates(lesson, root):
+    for cand in candidates(lesson, root, sets):
         own = select(cand) if select else [f"test_{cand['function']}_{kind}" for kind in kinds]
         if not own:
             continue
@@ -104,6 +110,7 @@ def outcomes(
     names: list[str] | None = None,
     kinds: tuple[str, ...] = ("visible", "hidden"),
     record: bool = False,
+    sets: tuple[str, ...] = (LIBRARY,),
 ) -> int:
     """Every solution notebook of ``names`` (default: all), then every known answer's per-check
     outcomes (``check_outcomes``, the checks of ``kinds``): OUT/outcomes.json, rewritten after every
@@ -132,18 +139,30 @@ def outcomes(
         errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
         echo = lambda line: print(line, flush=True)  # noqa: E731
-        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds)
+        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds, sets=sets)
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
         if record:
             if report["environment"].get("backend") != "tpu" or report["emulated"]:
                 print(f"outcomes --record: this is no TPU ({report['environment'].get('backend')}): nothing recorded")
                 return 2
-            path = lessonfolder.companion(name, lessonfolder.CHIP_RECORD, root)
+            path = lessonfolder.companion(name, lessonfolder.CHIP_RECORD if LIBRARY in sets else CHIP_ANSWERS, root)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(lesson_record(report, name), indent=1) + "\n")
             print(f"{name}: recorded on this {report['environment'].get('device_kind')}: {path}", flush=True)
     return 0
+
+
+def command(args) -> int:
+    """``hardware outcomes``: the lessons named (numbers or names; all by default), the answers of
+    ``--sets``, or with ``--changed`` only what changed since the record (rerecord.py)."""
+    from . import rerecord
+
+    wanted = [x for x in args.lessons.split(",") if x]
+    names = [n for n in lessons() if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
+    if args.changed:
+        return rerecord.rerecord(names)
+    return outcomes(args.out, names=names, record=args.record, sets=tuple(args.sets.split(",")))
 
 
 def lesson_record(report: dict, lesson: str, recorded_at: str = "", recorded_with: str = "") -> dict:
