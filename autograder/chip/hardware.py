@@ -299,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--lessons", default="", help="comma-separated lesson names or numbers (default: all)")
     m.add_argument("--setup", choices=("grader", "student"), default="grader", help="whose start of the emulation")
     m.add_argument("--visible-only", action="store_true", help="only the visible checks (what a student sees)")
+    m.add_argument("--sets", default="library", help="library, or heldout,independent: beside chip/answers.json")
     surprises.add_command(sub)
     fuzz.add_commands(sub)
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")
@@ -317,15 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         meta = (write if args.command == "golden" else write_casts)(args.out)
         print(json.dumps({k: meta[k] for k in ("backend", "device_kind", "versions", "failed", "npz_bytes")}, indent=1))
         return 0
-    if args.command == "outcomes":
-        from .outcomes import command as outcomes_command
+    if args.command in ("outcomes", "compare"):
+        from .rerecord import command as outcomes_command
 
         return outcomes_command(args)
-    if args.command == "compare":
-        from .outcomes import compare_here
-
-        wanted = [x for x in args.lessons.split(",") if x]
-        return compare_here(args.record, args.out, wanted, setup=args.setup, visible_only=args.visible_only)
     if args.command == "surprises":
         return surprises.command(args)
     if args.command in ("fuzz", "fuzz-compare"):

@@ -21,7 +21,7 @@ import os
 import time
 from pathlib import Path
 
-from .answer_sets import CHIP_ANSWERS, LIBRARY, answers
+from .answer_sets import CHIP_ANSWERS, LIBRARY, answer_record, answers
 from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
 from ..common import lessonfolder
 from ..common.notebooks import ROOT, lessons
@@ -153,18 +153,6 @@ def outcomes(
     return 0
 
 
-def command(args) -> int:
-    """``hardware outcomes``: the lessons named (numbers or names; all by default), the answers of
-    ``--sets``, or with ``--changed`` only what changed since the record (rerecord.py)."""
-    from . import rerecord
-
-    wanted = [x for x in args.lessons.split(",") if x]
-    names = [n for n in lessons() if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
-    if args.changed:
-        return rerecord.rerecord(names)
-    return outcomes(args.out, names=names, record=args.record, sets=tuple(args.sets.split(",")))
-
-
 def lesson_record(report: dict, lesson: str, recorded_at: str = "", recorded_with: str = "") -> dict:
     """One lesson's part of an ``outcomes`` report, as its folder keeps it (chip/outcomes.json)."""
     return {
@@ -180,12 +168,13 @@ def lesson_record(report: dict, lesson: str, recorded_at: str = "", recorded_wit
     }
 
 
-def course_record(root: Path = ROOT, names: list[str] | None = None) -> dict:
-    """The lessons' records (chip/outcomes.json) as one ``outcomes`` report ({"outcomes": {lesson:
-    [...]}, "solutions": ..., "dates": ...}): the lessons not yet recorded on a TPU are left out."""
+def course_record(root: Path = ROOT, names: list[str] | None = None, sets: tuple[str, ...] = (LIBRARY,)) -> dict:
+    """The lessons' records (chip/outcomes.json; chip/answers.json for the other ``sets``) as one
+    ``outcomes`` report ({"outcomes": {lesson: [...]}, "solutions": ..., "dates": ...}): the lessons
+    not yet recorded on a TPU are left out."""
     merged: dict = {"outcomes": {}, "solutions": {}, "dates": {}, "environments": {}}
     for name in names or lessons(root):
-        rec = lessonfolder.chip_record(name, root)
+        rec = lessonfolder.chip_record(name, root) if LIBRARY in sets else answer_record(name, root)
         if rec is not None:
             merged["outcomes"][name] = rec["outcomes"]
             merged["solutions"][name] = rec["solution"]
@@ -299,7 +288,12 @@ def compare(chip: dict, here: dict) -> tuple[list[str], str]:
 
 
 def compare_here(
-    record: Path | None, out: Path, wanted: list[str], setup: str = "grader", visible_only: bool = False
+    record: Path | None,
+    out: Path,
+    wanted: list[str],
+    setup: str = "grader",
+    visible_only: bool = False,
+    sets: tuple[str, ...] = (LIBRARY,),
 ) -> int:
     """``hardware compare``: every known answer's outcomes under the TPU emulation in this process,
     beside the chip's ``record`` (an ``outcomes`` report; None: the lessons' own records,
@@ -307,7 +301,8 @@ def compare_here(
     differs. ``setup`` "grader": the emulation started here, as the grader starts it, before JAX
     opens its CPU backend; "student": as a student's CPU runtime gets it, from each lesson's setup
     cell (CHIP = "v5e", the course's module fetched as on Colab: COURSE_EMULATION_URL), nothing set
-    here. ``visible_only``: the visible checks alone (what a student sees before submitting)."""
+    here. ``visible_only``: the visible checks alone (what a student sees before submitting).
+    ``sets``: the answers of those sets (answer_sets.py) beside the lessons' chip/answers.json."""
     if setup == "student":
         os.environ.pop("COURSE_EMULATE", None)
         os.environ.setdefault("COURSE_EMULATION_URL", (ROOT / "notebooks" / "tpu_emulation.py").as_uri())
@@ -316,10 +311,10 @@ def compare_here(
 
         os.environ["COURSE_EMULATE"] = "tpu"
         exec(compile(source(), "<emulation>", "exec"), {"__name__": "__emulation__"})
-    chip = json.loads(Path(record).read_text()) if record else course_record()
+    chip = json.loads(Path(record).read_text()) if record else course_record(sets=sets)
     names = [n for n in chip["outcomes"] if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
     kinds = ("visible",) if visible_only else ("visible", "hidden")
-    outcomes(out, names=names, kinds=kinds)
+    outcomes(out, names=names, kinds=kinds, sets=sets)
     here = json.loads((out / "outcomes.json").read_text())
     recorded = {
         n: [

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from ..common import lessonfolder
-from ..common.notebooks import ROOT
+from ..common.notebooks import ROOT, lessons
 
 
 def stale_checks(lesson: str, root: Path = ROOT) -> dict[str, list[str]]:
@@ -88,3 +88,17 @@ def rerecord(names: list[str], root: Path = ROOT) -> int:
         path.write_text(json.dumps(merged(rec, fresh, keys, update), indent=1) + "\n")
         print(f"{name}: {len(fresh)} answers, checks {checks}, {time.perf_counter() - start:.0f} s: {path}", flush=True)
     return 0
+
+
+def command(args) -> int:
+    """``hardware outcomes``: the lessons named (numbers or names; all by default), the answers of
+    ``--sets``, or with ``--changed`` only what changed since the record (rerecord.py)."""
+    from .outcomes import compare_here, outcomes
+
+    wanted, sets = [x for x in args.lessons.split(",") if x], tuple(args.sets.split(","))
+    if args.command == "compare":
+        return compare_here(args.record, args.out, wanted, args.setup, args.visible_only, sets)
+    names = [n for n in lessons() if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
+    if args.changed:
+        return rerecord(names)
+    return outcomes(args.out, names=names, record=args.record, sets=sets)

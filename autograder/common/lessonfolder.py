@@ -70,10 +70,13 @@ class LessonSettings:
     # in the exercise's text), or, under surprises, why the visible check does not catch it yet
     hidden_only: dict[str, str] = field(default_factory=dict)
     surprises: dict[str, str] = field(default_factory=dict)
+    # answers written apart from the library (chip/answers.json) whose verdict on a CPU under the
+    # emulation is not the chip's: function:set-digest -> why
+    answers_differ: dict[str, str] = field(default_factory=dict)
 
 
 KEYS = {"short_title", "learn", "contract", "chip"}
-CHIP_KEYS = {"not_caught", "trace_differs", "changed_since_recorded", "hidden_only", "surprises"}
+CHIP_KEYS = {"not_caught", "trace_differs", "changed_since_recorded", "hidden_only", "surprises", "answers_differ"}
 
 
 def settings(lesson: str, root: Path = ROOT) -> LessonSettings:
@@ -92,16 +95,24 @@ def settings(lesson: str, root: Path = ROOT) -> LessonSettings:
         raise ValueError(f"{path}: unknown keys {unknown} (docs/AUTHORING.md, 'A lesson is one folder')")
     words = [data.get("short_title", ""), data.get("learn", "")]
     lists = [data.get("contract", []), chip.get("trace_differs", []), chip.get("changed_since_recorded", [])]
-    caught, only, surprises = (chip.get(k, {}) for k in ("not_caught", "hidden_only", "surprises"))
+    tables = ("not_caught", "hidden_only", "surprises", "answers_differ")
+    caught, only, surprises, differ = (chip.get(k, {}) for k in tables)
     if not all(isinstance(w, str) for w in words) or not all(
         isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists
     ):
         raise ValueError(f"{path}: short_title and learn are strings; contract and the chip's lists, lists of strings")
-    for key, table in (("not_caught", caught), ("hidden_only", only), ("surprises", surprises)):
+    for key, table in zip(tables, (caught, only, surprises, differ)):
         if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
             raise ValueError(f"{path}: chip.{key} maps 'function:id' to a reason")
     return LessonSettings(
-        *words, tuple(lists[0]), dict(caught), tuple(lists[1]), tuple(lists[2]), dict(only), dict(surprises)
+        *words,
+        tuple(lists[0]),
+        dict(caught),
+        tuple(lists[1]),
+        tuple(lists[2]),
+        dict(only),
+        dict(surprises),
+        dict(differ),
     )
 
 

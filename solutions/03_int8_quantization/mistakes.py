@@ -271,6 +271,19 @@ def dequantize(q, scale):
 """,
     },
     {
+        "id": "float16-product",
+        "function": "dequantize",
+        "name": "multiplies in float16, then returns float32",
+        "explanation": "Your function multiplies the codes and the scale in float16 and only then converts to float32. float16 keeps 11 significant bits, so the scale and every product are rounded by up to 1 part in 2,000, and the conversion to float32 cannot bring those bits back. Multiply in float32: the contract's float32 is the type of the arithmetic, not only of the result.",
+        "section": "Exercise 3: `dequantize` (3 points)",
+        "why": "an independent writer's answer (issue 64): multiplies in float16 to save memory; the visible check's products were exact in float16",
+        "source": """
+def dequantize(q, scale):
+    out = np.asarray(q).astype(np.float16) * np.asarray(scale).astype(np.float16)
+    return out.astype(np.float32)
+""",
+    },
+    {
         "id": "divides-by-127",
         "function": "dequantize",
         "name": "divides by 127 again after applying the scale",

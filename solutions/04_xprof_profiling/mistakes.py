@@ -75,6 +75,34 @@ def capture_warmed_trace(steps=4, trace_dir=None):
 """,
     },
     {
+        "id": "ignores-tpu-trace-dir",
+        "function": "capture_warmed_trace",
+        "name": "$TPU_TRACE_DIR ignored when no trace_dir is given",
+        "explanation": "Without a trace_dir your function always makes a fresh temporary folder, even when $TPU_TRACE_DIR is set. The variable is how a runtime says where its traces belong, so it comes second: trace_dir if given, else $TPU_TRACE_DIR, and only then a fresh temporary folder.",
+        "section": "Exercise 1: `capture_warmed_trace` (3 points)",
+        "why": "an independent writer's answer (issue 64): the visible check never set $TPU_TRACE_DIR without a trace_dir",
+        "source": """
+def capture_warmed_trace(steps=4, trace_dir=None):
+    if trace_dir is None:
+        trace_dir = tempfile.mkdtemp(prefix="cwt-")
+    trace_dir = os.path.abspath(str(trace_dir))
+    os.makedirs(trace_dir, exist_ok=True)
+    step_fn = jax.jit(lambda a: jnp.dot(a, a, preferred_element_type=jnp.float32).astype(jnp.bfloat16))
+    x = jnp.full((256, 256), 1 / 256, jnp.bfloat16)
+    t0 = time.perf_counter()
+    jax.block_until_ready(step_fn(x))
+    warmup_ms = (time.perf_counter() - t0) * 1e3
+    with jax.profiler.trace(trace_dir):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            x = step_fn(x)
+        jax.block_until_ready(x)
+        steady_ms = (time.perf_counter() - t0) * 1e3 / steps
+    n = len(list(Path(trace_dir).rglob("*.xplane.pb")))
+    return {"warmup_ms": warmup_ms, "steady_ms": steady_ms, "xplane_count": n, "trace_dir": trace_dir}
+""",
+    },
+    {
         "id": "default-dir-deleted-on-return",
         "function": "capture_warmed_trace",
         "name": "default trace folder is deleted before the function returns",
