@@ -117,6 +117,12 @@ CLAIMS = {
         "ml_dtypes.finfo(ml_dtypes.bfloat16).nmant + 1 == 8",
         "all(float(ml_dtypes.bfloat16(c)) == c for c in range(-127, 128))",
     ],
+    "dequantize:float16-product": [
+        "ml_dtypes.finfo(np.float16).nmant + 1 == 11",
+        "float(np.asarray(dequantize(np.array([[127]], np.int8), f32([[8.625001]])))[0, 0]) == float(np.float16(127) * np.float16(8.625001))",
+        "abs(float(np.float16(127) * np.float16(8.625001)) - 127 * 8.625001) / (127 * 8.625001) > 2.5e-7",
+        "1 / 2**11 < 1 / 2000",
+    ],
     "dequantize:divides-by-127": [
         "np.asarray(dequantize(np.array([[127]], np.int8), f32([[1.0]]))).tolist() == [[1.0]]",
     ],

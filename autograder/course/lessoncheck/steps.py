@@ -149,8 +149,8 @@ STEPS = (
     ),
     Step(
         "chip",
-        "the chip's record (chip/outcomes.json): every known answer recorded as it is now, the chip's "
-        "verdicts the library's, no charged mistake passing its visible check there; the figures the "
+        "the chip's records (chip/outcomes.json, chip/answers.json): every known answer recorded as it is "
+        "now, the chip's verdicts the library's, no charged mistake passing its visible check there; the figures the "
         "lesson quotes from the chip are the recorded ones",
         (
             "test_chip_verdicts.py::test_the_record_covers_every_known_answer_as_it_is_now",
@@ -158,6 +158,8 @@ STEPS = (
             "test_chip_verdicts.py::test_what_the_chip_did_not_catch_is_named_and_still_true",
             "test_chip_verdicts.py::test_the_record_knows_which_check_each_verdict_was_measured_on",
             "test_chip_verdicts.py::test_no_surprise_at_grading_every_mistake_the_chip_charges_fails_its_visible_check",
+            "test_chip_verdicts.py::test_the_chips_record_of_the_answers_written_apart_is_current",
+            "test_chip_verdicts.py::test_the_chip_accepts_every_answer_written_as_correct_and_differs_only_where_named",
             "test_chip_numbers.py::test_a_quoted_chip_figure_is_the_recorded_one",
             "test_chip_numbers.py::test_a_figure_the_chip_printed_is_quoted_as_printed",
             "test_chip_numbers.py::test_a_quoted_chip_timing_is_the_recorded_one",
