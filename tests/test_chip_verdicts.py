@@ -287,17 +287,20 @@ def test_the_chip_accepts_every_answer_written_as_correct_and_differs_only_where
     assert not unknown, f"lesson.toml's answers_differ names no recorded answer: {sorted(unknown)}"
 
 
-@pytest.mark.compat  # make compat (CI): every held-out and independent answer graded again (about 230 s)
+@pytest.mark.compat  # make compat (CI): every held-out and independent answer's visible check again
 def test_the_grader_on_a_cpu_gives_the_chips_verdicts_on_the_answers_written_apart(tmp_path):
-    """The answers no author of the library wrote (a blind writer's 44 correct and 200 wrong ones,
-    the developers' held-out wrong ones), graded on a CPU under the emulation as the grader starts
-    it, visible and hidden checks: every verdict is the chip's (chip/answers.json), for every check
-    the chip measured as it is now, but those lesson.toml's answers_differ names while they differ.
-    So no answer the chip accepts is rejected on a CPU, and no mistake the chip charges passes."""
+    """The answers no author of the library wrote (a blind writer's 44 correct and 252 wrong ones,
+    the developers' 53 held-out wrong ones), graded on a CPU under the emulation as the grader starts
+    it: every visible check, and the hidden checks of every answer the chip accepted, give the
+    chip's verdict (chip/answers.json), for every check the chip measured as it is now, but those
+    lesson.toml's answers_differ names while they differ. So no answer the chip accepts is rejected
+    on a CPU, and no mistake whose visible check fails on the chip passes it here. (The hidden checks
+    of the answers the chip charged agreed too when measured, 2026-12-07: docs/GRADING.md; they are
+    left out here for CI's time.)"""
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "autograder.chip.hardware", "compare", "--sets", ",".join(SETS)]
+    cmd = [sys.executable, "-m", "autograder.chip.hardware", "compare", "--sets", ",".join(SETS), "--accepted"]
     proc = subprocess.run([*cmd, "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=1500)
     here = json.loads((tmp_path / "outcomes.json").read_text())
     assert here["emulated"] == "tpu", proc.stderr[-2000:]
@@ -308,9 +311,10 @@ def test_the_grader_on_a_cpu_gives_the_chips_verdicts_on_the_answers_written_apa
         for o in answers(lesson)["outcomes"]:
             if not_measured(o):
                 continue
-            same = all(
-                mine[o["key"]]["checks"][g] == v for g, v in o["checks"].items() if o["tests_sha"][g] == now[lesson][g]
-            )
+            ran = mine[o["key"]]["checks"]
+            same = all(ran[g] == v for g, v in o["checks"].items() if o["tests_sha"][g] == now[lesson][g] and g in ran)
+            if set(o["checks"].values()) == {"passed"}:  # accepted on the chip: its hidden check ran here too
+                assert set(o["checks"]) <= set(ran), (o["key"], ran)
             if o["key"] in excused:
                 exempt_but_equal += [o["key"]] if same else []
                 continue

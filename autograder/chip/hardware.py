@@ -300,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--setup", choices=("grader", "student"), default="grader", help="whose start of the emulation")
     m.add_argument("--visible-only", action="store_true", help="only the visible checks (what a student sees)")
     m.add_argument("--sets", default="library", help="library, or heldout,independent: beside chip/answers.json")
+    m.add_argument("--accepted", action="store_true", help="hidden checks only of the answers the chip accepted")
     surprises.add_command(sub)
     fuzz.add_commands(sub)
     t = sub.add_parser("trace", help="write OUT/<backend>_trace.xplane.pb: a small warmed trace (lesson 04's example)")

@@ -111,11 +111,12 @@ def outcomes(
     kinds: tuple[str, ...] = ("visible", "hidden"),
     record: bool = False,
     sets: tuple[str, ...] = (LIBRARY,),
+    select=None,
 ) -> int:
     """Every solution notebook of ``names`` (default: all), then every known answer's per-check
-    outcomes (``check_outcomes``, the checks of ``kinds``): OUT/outcomes.json, rewritten after every
-    lesson. ``record``: each lesson's part also written into its folder (``lesson_record``), which
-    only a TPU's own arithmetic may do."""
+    outcomes (``check_outcomes``, the checks of ``kinds``, or those ``select`` gives):
+    OUT/outcomes.json, rewritten after every lesson. ``record``: each lesson's part also written into
+    its folder (``lesson_record``), which only a TPU's own arithmetic may do."""
     if record and (os.environ.get("COURSE_EMULATE") or os.environ.get("COURSE_EMULATED_PRECISION")):
         print("outcomes --record: the emulation is on; a lesson's record is the chip's own (unset COURSE_EMULATE)")
         return 2
@@ -139,7 +140,7 @@ def outcomes(
         errors = [f"{c.grade_id or c.index}: {c.ename}: {c.evalue[:200]}" for c in nb_run.cells if c.ename]
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
         echo = lambda line: print(line, flush=True)  # noqa: E731
-        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds, sets=sets)
+        report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds, select=select, sets=sets)
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
         if record:
@@ -278,6 +279,8 @@ def compare(chip: dict, here: dict) -> tuple[list[str], str]:
                 continue
             answers += 1
             for check, verdict in o["checks"].items():
+                if check not in mine[o["key"]]["checks"]:  # not run here (compare_here's ``accepted``)
+                    continue
                 checks += 1
                 if mine[o["key"]]["checks"].get(check) == verdict:
                     equal += 1
@@ -294,6 +297,7 @@ def compare_here(
     setup: str = "grader",
     visible_only: bool = False,
     sets: tuple[str, ...] = (LIBRARY,),
+    accepted: bool = False,
 ) -> int:
     """``hardware compare``: every known answer's outcomes under the TPU emulation in this process,
     beside the chip's ``record`` (an ``outcomes`` report; None: the lessons' own records,
@@ -302,7 +306,8 @@ def compare_here(
     opens its CPU backend; "student": as a student's CPU runtime gets it, from each lesson's setup
     cell (CHIP = "v5e", the course's module fetched as on Colab: COURSE_EMULATION_URL), nothing set
     here. ``visible_only``: the visible checks alone (what a student sees before submitting).
-    ``sets``: the answers of those sets (answer_sets.py) beside the lessons' chip/answers.json."""
+    ``sets``: the answers of those sets (answer_sets.py) beside the lessons' chip/answers.json.
+    ``accepted``: every visible check, and the hidden ones only of the answers the chip accepted."""
     if setup == "student":
         os.environ.pop("COURSE_EMULATE", None)
         os.environ.setdefault("COURSE_EMULATION_URL", (ROOT / "notebooks" / "tpu_emulation.py").as_uri())
@@ -314,7 +319,9 @@ def compare_here(
     chip = json.loads(Path(record).read_text()) if record else course_record(sets=sets)
     names = [n for n in chip["outcomes"] if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
     kinds = ("visible",) if visible_only else ("visible", "hidden")
-    outcomes(out, names=names, kinds=kinds, sets=sets)
+    passed = {o["key"] for n in names for o in chip["outcomes"][n] if set(o["checks"].values()) == {"passed"}}
+    own = lambda c: [f"test_{c['function']}_{k}" for k in kinds if k == "visible" or c["key"] in passed]  # noqa: E731
+    outcomes(out, names=names, kinds=kinds, sets=sets, select=own if accepted else None)
     here = json.loads((out / "outcomes.json").read_text())
     recorded = {
         n: [

@@ -97,7 +97,7 @@ def command(args) -> int:
 
     wanted, sets = [x for x in args.lessons.split(",") if x], tuple(args.sets.split(","))
     if args.command == "compare":
-        return compare_here(args.record, args.out, wanted, args.setup, args.visible_only, sets)
+        return compare_here(args.record, args.out, wanted, args.setup, args.visible_only, sets, args.accepted)
     names = [n for n in lessons() if not wanted or any(w in (n, n.split("_", 1)[0]) for w in wanted)]
     if args.changed:
         return rerecord(names)
