@@ -27,7 +27,8 @@ SETS = {
 CHIP_ANSWERS = "chip/answers.json"
 
 
-def _digest(source: str) -> str:
+def source_sha(source: str) -> str:
+    """The digest of an answer's code (its text stripped of surrounding blank lines)."""
     return hashlib.sha256(source.strip().encode()).hexdigest()
 
 
@@ -46,7 +47,7 @@ def answers(lesson: str, name: str, root: Path = ROOT) -> list[dict]:
         spec.loader.exec_module(module)
         for answer in getattr(module, variable):
             kind = name if name == "heldout" else f"{name}-{answer.get('intent', 'wrong')}"
-            key = f"{lesson}:{answer['function']}:{name}-{_digest(answer['source'])[:10]}"
+            key = f"{lesson}:{answer['function']}:{name}-{source_sha(answer['source'])[:10]}"
             if any(a["key"] == key for a in found):  # the same code written twice: measured once
                 continue
             found.append({"kind": kind, "key": key, "function": answer["function"], "source": answer["source"]})

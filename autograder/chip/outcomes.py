@@ -21,7 +21,7 @@ import os
 import time
 from pathlib import Path
 
-from .answer_sets import CHIP_ANSWERS, LIBRARY, answer_record, answers
+from .answer_sets import CHIP_ANSWERS, LIBRARY, answer_record, answers, source_sha
 from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
 from ..common import lessonfolder
 from ..common.notebooks import ROOT, lessons
@@ -53,13 +53,6 @@ def candidates(lesson: str, root: Path = ROOT, sets: tuple[str, ...] = (LIBRARY,
                         {"kind": "alternative", "key": key, "function": alt["function"], "source": alt["source"]}
                     )
     return [{**c, "source_sha": source_sha(c["source"])} for c in found]
-
-
-def source_sha(source: str) -> str:
-    """The digest of an answer's code (its text stripped of surrounding blank lines)."""
-    import hashlib
-
-    return hashlib.sha256(source.strip().encode()).hexdigest()
 
 
 def check_outcomes(
