@@ -109,6 +109,12 @@ def compile_two(scale):
     g = jax.jit(named_step)
     return float(f(jnp.ones(3))[0] + f(jnp.ones(3))[0] + g(jnp.ones(3))[0])
 
+def memo_counts():
+    """The hits and misses of the process's compile memo (sandbox/compile_memo.py), None without one."""
+    from jax._src import compilation_cache as cc
+    memo = cc._cache
+    return None if memo is None else [memo.hits, memo.misses]
+
 def spin(children, seconds):
     """Busy children: CPU the notebook graded next to this one would lose."""
     pids = []
@@ -205,6 +211,63 @@ def test_a_calls_compilations_are_re_recorded_for_the_test(student):
     assert names.count("jit(<lambda>)") == 1 and names.count("jit(named_step)") == 1, names
     assert all(isinstance(d, float) and d > 0 for _, d in first)
     assert after_read == first
+
+
+def _compiled_twice(tmp_path, memo):
+    """The student's process started with ``compile_memo`` = ``memo``: compile_two called twice
+    with one scale, then once with another; its memo's (hits, misses) after each call, or None."""
+    work = tmp_path / "work"
+    (work / "tmp").mkdir(parents=True)
+    names = ["compile_two", "memo_counts"]
+    init = {"op": "init", "prelude": [], "cells": [["setup", CODE]], "names": names, "compile_memo": memo}
+    budget = Budget(120, 60)
+    budget.start_cell()
+    s = Student(lambda: sandbox.prepare(tmp_path, work, Limits(), ROOT, "none"), init, budget, 1)
+    s.contract = names
+    s.start()
+    s.wait_ready()
+    fns = {name: StudentFunction(s, name, {}, dict(os.environ)) for name in names}
+    counts = []
+    try:
+        for scale, value in ((2.0, 6.0), (2.0, 6.0), (3.0, 8.0)):
+            assert fns["compile_two"](scale) == value
+            counts.append(fns["memo_counts"]())
+    finally:
+        s.stop()
+    return counts
+
+
+def test_the_students_process_compiles_a_program_once_where_its_tests_watch_no_compilation(tmp_path):
+    """sandbox/compile_memo.py: with a memo (the checker sends one where no test reads compilations,
+    compile_events.memo_bytes) a fresh jax.jit of a program the process compiled before is found
+    in its memory: the second call finds both of its jits, and a new program (another constant)
+    is compiled, its other jit found. Without one (lesson 04, whose warm-up check reads
+    compilations) the process keeps none."""
+    from autograder.grader.checker.compile_events import memo_bytes
+    from autograder.grader.core.settings import STUDENT_COMPILE_MEMO_BYTES
+
+    counts = _compiled_twice(tmp_path / "memo", STUDENT_COMPILE_MEMO_BYTES)
+    print("(hits, misses) after each call:", counts)
+    (h1, m1), (h2, m2), (h3, m3) = counts
+    assert m1 >= 2, "the first call compiles its two jits"
+    assert h2 - h1 >= 2 and m2 == m1, "the same programs again: both found, nothing compiled"
+    assert h3 - h2 >= 1 and m3 - m2 >= 1, "another constant: that program compiled, the other found"
+    assert _compiled_twice(tmp_path / "none", 0) == [None] * 3, "no memo: nothing kept"
+    watching = [{"source": "jax.monitoring.register_event_duration_secs_listener(f)"}, {"source": "x = 1"}]
+    assert memo_bytes(watching) == 0 and memo_bytes([{"source": "'/jax/core/compile/backend_compile_duration'"}]) == 0
+    assert memo_bytes([{"source": "assert f(2) == 4"}]) == STUDENT_COMPILE_MEMO_BYTES
+
+
+def test_lesson_04_is_graded_without_a_memo_and_the_others_with_one():
+    """Lesson 04's tests read the student's compilations (its warm-up must compile a fresh jit):
+    its student process keeps none; every other lesson's does (the tests' text decides)."""
+    from autograder.grader.checker.compile_events import memo_bytes
+    from autograder.grader.notebook.plan import graded_steps
+    from conftest import LESSONS, source_nb
+
+    for lesson in LESSONS:
+        tests = [{"source": t.source} for t in graded_steps(source_nb(lesson))]
+        assert (memo_bytes(tests) == 0) == lesson.startswith("04_"), lesson
 
 
 def test_nothing_of_the_students_runs_between_calls(student):

@@ -27,6 +27,7 @@ sandbox/     the student's process and its confinement
   evidence.py       what the host sees of a per-process cap (peak address space, a file at the cap)
   student_side.py   the student's process: definitions, then answers calls (untrusted)
   audit_rules.py    an audit hook in the student's process: no unpickling, no run-time source that runs more code
+  compile_memo.py   the student's process keeps its compilations in memory: a program compiles once
   guard.py          an audit hook: the checker writes only in its job folder; a replay reads nothing of the student's
 checker/     the trusted process, where every point is decided
   main.py           the checker: setup, references, tests, one typed event per test

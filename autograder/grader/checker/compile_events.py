@@ -11,7 +11,10 @@ did, never a grade by itself.
 
 from __future__ import annotations
 
-from ..core.settings import MAX_COMPILES  # (student_side.MAX_COMPILES is its sandboxed copy)
+import os
+
+# (student_side.MAX_COMPILES is its sandboxed copy)
+from ..core.settings import MAX_COMPILES, NO_COMPILE_MEMO_ENV, STUDENT_COMPILE_MEMO_BYTES
 
 
 def compile_events(reported) -> list[tuple[str, float]]:
@@ -28,6 +31,19 @@ def compile_events(reported) -> list[tuple[str, float]]:
 
 
 BACKEND_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"  # jax._src.dispatch's name
+# what a test that reads compilations names: JAX's monitoring, or that event
+WATCHES_COMPILES = ("monitoring", "backend_compile")
+
+
+def memo_bytes(tests: list[dict]) -> int:
+    """The student's process's memo of its compilations (sandbox/compile_memo.py), in bytes, for a
+    notebook's tests: none where a test reads compilations (a memo's hit compiles nothing, so a
+    warm-up would show none: lesson 04), nor where the worker was started with
+    COURSE_NO_COMPILE_MEMO=1 (to compare), else STUDENT_COMPILE_MEMO_BYTES."""
+    if os.environ.get(NO_COMPILE_MEMO_ENV) == "1":
+        return 0
+    watched = any(word in str(t.get("source", "")) for t in tests for word in WATCHES_COMPILES)
+    return 0 if watched else STUDENT_COMPILE_MEMO_BYTES
 
 
 def replay_compiles(events) -> None:

@@ -36,6 +36,7 @@ from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
 from . import integrity
+from .compile_events import memo_bytes
 from .failure import failure_site
 from .names import shadowed
 from .remote import Student
@@ -87,7 +88,7 @@ class Checker:
         text = sorted(integrity.REFUSED_ATTRIBUTES | integrity.REFUSED_NAMES)  # run-time source's (audit_rules)
         init = {"op": "init", "prelude": prelude, "cells": cells, "names": job.contract, "refused": refused}
         init |= {"allowed": sorted(integrity.PUBLIC_UNDERSCORED), "refused_text": text}
-        init["refused_paths"] = list(integrity.REFUSED_PATHS)
+        init |= {"refused_paths": list(integrity.REFUSED_PATHS), "compile_memo": memo_bytes(job.tests)}
         self.workdir = Path(job.workdir)
         self.inputs = Path(job.inputs)
         # what watches the checks without deciding them: diagnosis where the job carries its payload

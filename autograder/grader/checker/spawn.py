@@ -32,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..core.settings import NO_ZYGOTE_ENV, PRIVATE_MOUNTS_ENV
+from ..core.settings import NO_COMPILE_MEMO_ENV, NO_ZYGOTE_ENV, PRIVATE_MOUNTS_ENV
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
 _FIRST = (
@@ -197,6 +197,8 @@ def checker_env(home: Path, emulation: str) -> dict:
         COURSE_EMULATE=emulation,
     )
     env[JOB_FOLDER_ENV] = str(home.parent)
+    if os.environ.get(NO_COMPILE_MEMO_ENV) == "1":  # compile_events.memo_bytes reads it (to compare)
+        env[NO_COMPILE_MEMO_ENV] = "1"
     from ..sandbox.launch import work_folder_capped
 
     if not work_folder_capped():  # each checker makes its student's work folder a file system of its own

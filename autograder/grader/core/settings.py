@@ -112,6 +112,7 @@ DASK_ALLOWED_FAILURES = 2  # local:N: a notebook whose worker died is run again 
 # thread to have stopped before the checker's code goes on (cgroup.stopped)
 FREEZE_WAIT = 1.0
 NO_ZYGOTE_ENV = "COURSE_NO_ZYGOTE"  # =1: every checker a fresh interpreter, no zygote (spawn.py; to compare)
+NO_COMPILE_MEMO_ENV = "COURSE_NO_COMPILE_MEMO"  # =1: no student process keeps its compilations (to compare)
 # The sandbox's own (sandbox/launch.py, launcher.py, owner.py, workfs.py, reaper.py):
 # - the student's uid and gid: bubblewrap maps the student to it, and under the fallback a grader
 #   running as root switches the student's process to it, without any capability, before its code
@@ -148,6 +149,9 @@ DIAGNOSIS_ATOL = 1e-12
 # the checker's own compilations kept in its memory where diagnosis is on (replay_cache.py): replays
 # compile the same kernels as the reference and one another
 COMPILE_CACHE_BYTES = 64 * 2**20
+# the student's process keeps its own compilations in its memory too (sandbox/compile_memo.py), for a
+# lesson whose tests do not watch compilations (checker/compile_events.memo_bytes)
+STUDENT_COMPILE_MEMO_BYTES = 64 * 2**20
 # and across a class's checkers on one machine where the student's process has namespaces of its
 # own: a folder of compiled replays that its workers share (replay_cache.Folder), the oldest out first
 COMPILED_FOLDER_BYTES = 512 * 2**20

@@ -24,40 +24,32 @@ pinned JAX takes it and that a second compilation of the same program is found i
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import signal
 import threading
 
 from ..sandbox import guard
+from ..sandbox.compile_memo import Memo, as_is, plug
 from .replay_folder import Folder, private
 from ..core.settings import COMPILE_CACHE_BYTES
 
 
-class MemoryCache:
-    """At most ``limit`` bytes of compressed executables by key, least recently used out first."""
+class MemoryCache(Memo):
+    """At most ``limit`` bytes of serialized executables by key, least recently used out first,
+    then the run's folder where it has one (``use``); an alarm waits for the store to change."""
 
     _path = "<the checker's memory>"  # what JAX's log line names as the cache's place
-
-    def __init__(self, limit: int = COMPILE_CACHE_BYTES):
-        self.limit, self.size = limit, 0
-        self.entries: collections.OrderedDict[str, bytes] = collections.OrderedDict()
-        self.hits = self.misses = 0
-        self.lock = threading.Lock()
-
     folder: Folder | None = None  # the run's folder of compiled replays, where shared (kept())
     found = 0  # of the misses, how many the folder answered
 
+    def __init__(self, limit: int = COMPILE_CACHE_BYTES):
+        super().__init__(limit)
+
     def get(self, key: str):
-        with _no_alarm(), self.lock:
-            value = self.entries.get(key)
-            if value is not None:
-                self.entries.move_to_end(key)
-                self.hits += 1
-                return value
-            self.misses += 1
-        if self.folder is None:
-            return None
+        with _no_alarm():
+            value = super().get(key)
+        if value is not None or self.folder is None:
+            return value
         with _no_alarm():  # a replay's alarm waits for the file's end
             value = self.folder.read(key)
         if value is not None:
@@ -72,17 +64,8 @@ class MemoryCache:
                 self.folder.write(key, value)
 
     def _keep(self, key: str, value: bytes) -> None:
-        if not isinstance(value, bytes) or len(value) > self.limit:
-            return
-        with _no_alarm(), self.lock:
-            old = self.entries.pop(key, None)
-            if old is not None:
-                self.size -= len(old)
-            self.entries[key] = value
-            self.size += len(value)
-            while self.size > self.limit:
-                _, dropped = self.entries.popitem(last=False)
-                self.size -= len(dropped)
+        with _no_alarm():
+            Memo.put(self, key, value)
 
 
 # Module state, by necessity: JAX's compilation cache is process-wide, so what serves it is too: one
@@ -117,48 +100,15 @@ _installed: MemoryCache | None = None
 
 
 def install(limit: int = COMPILE_CACHE_BYTES) -> tuple[MemoryCache | None, str]:
-    """Make JAX keep this process's compilations in a MemoryCache: (the cache, "") or (None, why
-    not). Once per process; a second call returns the first cache."""
+    """Make JAX keep this process's compilations in a MemoryCache, served only inside ``kept``:
+    (the cache, "") or (None, why not). Once per process; a second call returns the first cache."""
     global _installed
-    if _installed is not None:
-        return _installed, ""
-    try:
-        import jax
-        from jax._src import compilation_cache as cc
-        from jax._src.compilation_cache_interface import CacheInterface
-    except ImportError as exc:
-        return None, f"this JAX has no compilation cache to plug into ({exc})"
-    needed = (
-        "_cache",
-        "_cache_initialized",
-        "_cache_checked",
-        "_cache_used",
-        "_cache_initialized_mutex",
-        "compress_executable",
-        "decompress_executable",
-    )
-    missing = [name for name in needed if not hasattr(cc, name)]
-    if missing or not hasattr(CacheInterface, "get") or not hasattr(CacheInterface, "put"):
-        return None, f"this JAX's compilation cache is not the one known here (missing {missing})"
-
-    class _Store(MemoryCache, CacheInterface):  # JAX's abstract interface, our dict
-        pass
-
-    cache = _Store(limit)
-    try:
-        # every compilation is stored, however quick or small: the replays' kernels are both
-        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-        jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
-        jax.config.update("jax_enable_compilation_cache", True)
-    except (AttributeError, KeyError, ValueError) as exc:
-        return None, f"this JAX lacks a setting the cache needs ({exc})"
-    with cc._cache_initialized_mutex:
-        cc._cache = None  # served only inside kept()
-        cc._cache_initialized = True  # JAX never builds its folder cache over ours
-        cc._cache_checked = False  # asked again on the next compilation: now in use
-        cc._cache_used = False
-    _installed = cache
-    return cache, ""
+    if _installed is None:
+        cache, why = plug(MemoryCache, limit, serving=False)
+        if cache is None:
+            return None, why
+        _installed = cache
+    return _installed, ""
 
 
 @contextlib.contextmanager
@@ -177,14 +127,10 @@ def kept():
     cache.folder = _FOLDER[0]
     with cc._cache_initialized_mutex:
         cc._cache = cache
-        cc.compress_executable = cc.decompress_executable = _as_is
+        cc.compress_executable = cc.decompress_executable = as_is
     try:
         yield cache
     finally:
         with cc._cache_initialized_mutex:
             cc._cache = None
             cc.compress_executable, cc.decompress_executable = packing
-
-
-def _as_is(data: bytes) -> bytes:
-    return data

@@ -47,7 +47,13 @@ from ...common.words import human_bytes
 
 GRADER = Path(__file__).resolve().parent.parent  # autograder/grader
 # copied side by side into the sandbox's code folder, where student_side.py imports the others
-SANDBOX_FILES = ("sandbox/student_side.py", "core/wire.py", "sandbox/landlock.py", "sandbox/audit_rules.py")
+SANDBOX_FILES = (
+    "sandbox/student_side.py",
+    "core/wire.py",
+    "sandbox/landlock.py",
+    "sandbox/audit_rules.py",
+    "sandbox/compile_memo.py",
+)
 LAUNCHER = Path(__file__).resolve().parent / "launcher.py"
 
 

@@ -1,10 +1,10 @@
 """The student's process: runs the lesson's setup and the student's definitions, then answers
-calls. It runs inside the sandbox (sandbox/launch.py) as a plain script beside read-only copies of wire.py,
-landlock.py and audit_rules.py, and talks to the trusted checker over its stdin and stdout only (wire frames).
-Nothing here is trusted: the student's code can rewrite all of it. It only ever influences the
-plain data it sends back, which the checker decodes into its own types and judges itself.
+calls. It runs inside the sandbox (sandbox/launch.py) as a plain script beside read-only copies of
+wire.py, landlock.py, audit_rules.py and compile_memo.py, and talks to the trusted checker over its
+stdin and stdout only (wire frames). Nothing here is trusted: the student's code can rewrite all of
+it. It only ever influences the plain data it sends back, which the checker decodes and judges.
 
-Messages it takes:    {"op": "init", "prelude": [code], "cells": [[label, code]], "names": [..], "refused", "allowed"}
+Messages it takes:    {"op": "init", "prelude", "cells": [[label, code]], "names", "refused", "allowed", "compile_memo"}
                       {"op": "call", "name", "args", "kwargs", "ctx", "mutable": [arg indexes]}
                       {"op": "result" | "raise", ...} (answers to its callbacks); {"op": "probe", "code", "args"}
 Messages it sends:    {"op": "ready", "defined": [..], "errors": [[label, type, message]]}
@@ -145,10 +145,7 @@ def _exception_message(exc: BaseException) -> dict:
 
 def _restore_env(saved):
     for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
 
 
 class Unplanned(Exception):
@@ -335,6 +332,8 @@ def init(message: dict) -> None:
     # from here on a death is the student's code's doing, before it the grader's (remote.SandboxFault)
     send({"op": "hello"})
     errors = run_cells((cells := message.get("cells") or [])[:1])  # the lesson's setup, then no unread code
+    if "jax" in sys.modules and type(memo := message.get("compile_memo")) is int:
+        __import__("compile_memo").install(memo)  # the copy beside this file: compilations found again
     RUN[0] = audit_rules.install(message.get("refused_text", ()), message.get("refused_paths", ()))
     errors += run_cells(cells[1:])
     _listen_for_compiles()
