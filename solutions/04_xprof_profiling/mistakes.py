@@ -136,6 +136,7 @@ def capture_warmed_trace(steps=4, trace_dir=None):
         "explanation": "Your steady_ms is the wall time of all the traced steps together, so it grows with the number of steps. The contract asks for the time of one steady step, which is what you compare with the warm-up call and across runs of different lengths.",
         "section": "Exercise 1: `capture_warmed_trace` (3 points)",
         "why": "steady_ms is the whole traced loop, not per step",
+        "visible_fails": True,
         "source": """
 def capture_warmed_trace(steps=4, trace_dir=None):
     x = jnp.full((256, 256), 1.0 / 256, dtype=jnp.bfloat16)
