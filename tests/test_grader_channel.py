@@ -255,7 +255,23 @@ def test_the_students_process_compiles_a_program_once_where_its_tests_watch_no_c
     assert _compiled_twice(tmp_path / "none", 0) == [None] * 3, "no memo: nothing kept"
     watching = [{"source": "jax.monitoring.register_event_duration_secs_listener(f)"}, {"source": "x = 1"}]
     assert memo_bytes(watching) == 0 and memo_bytes([{"source": "'/jax/core/compile/backend_compile_duration'"}]) == 0
+    for word in ("jax.config.update('jax_log_compiles', True)", "with jax.profiler.trace(d):"):
+        assert memo_bytes([{"source": word}]) == 0, word
     assert memo_bytes([{"source": "assert f(2) == 4"}]) == STUDENT_COMPILE_MEMO_BYTES
+
+
+def test_a_memo_that_cannot_be_plugged_in_grades_as_without_one(monkeypatch):
+    """Red team (a review of compile_memo.py): the memo is installed after the student's process
+    said hello, where a death is blamed on the student's code; a JAX whose cache interface gained
+    an abstract method made the install raise, which would have zeroed every notebook. Now the
+    process goes on without a memo."""
+    from autograder.grader.sandbox import compile_memo
+
+    def broken(*args, **kwargs):
+        raise TypeError("Can't instantiate abstract class _Store with abstract method evict")
+
+    monkeypatch.setattr(compile_memo, "plug", broken)
+    assert compile_memo.install(2**20) is None
 
 
 def test_lesson_04_is_graded_without_a_memo_and_the_others_with_one():
