@@ -26,6 +26,7 @@ into the sandbox beside student_side.py (launch.SANDBOX_FILES).
 from __future__ import annotations
 
 import collections
+import sys
 import threading
 
 NEEDED = (
@@ -115,12 +116,13 @@ def as_is(data: bytes) -> bytes:
     return data
 
 
-def install(limit: int):
-    """The student's process, before any student code: its memo of ``limit`` bytes (None where
-    ``limit`` is 0 or this JAX takes none). It never raises: this runs after the process said hello,
-    where a death is the student's code's doing, so a JAX whose cache it cannot plug into (a new
-    abstract method, say) grades as with no memo, never as a student's failure."""
-    if not limit or limit <= 0:
+def install(limit):
+    """The student's process, after the lesson's setup and before any student code: its memo of
+    ``limit`` bytes (the init message's ``compile_memo``; None where that is no positive int, where
+    the setup imported no JAX, or where this JAX takes none). It never raises: this runs after the
+    process said hello, where a death is the student's code's doing, so a JAX whose cache it cannot
+    plug into (a new abstract method, say) grades as with no memo, never as a student's failure."""
+    if "jax" not in sys.modules or type(limit) is not int or limit <= 0:
         return None
     try:
         store, _ = plug(Memo, int(limit), serving=True)
