@@ -240,10 +240,12 @@ def test_the_visible_checks_give_the_chips_verdict_on_a_students_cpu(tmp_path):
 
 
 # Issue 64: the answers written apart from the library (solutions/NN/heldout.py, independent/), on
-# the chip: chip/answers.json, recorded by `hardware outcomes --sets heldout,independent --record`.
+# the chip: chip/answers.json, recorded by `hardware outcomes --sets heldout,independent,choices --record`.
 
-SETS = ("heldout", "independent")
-ANSWERS_RERECORD = "re-record on a TPU: python -m autograder.chip.hardware outcomes --sets heldout,independent --record"
+SETS = ("heldout", "independent", "choices")
+ANSWERS_RERECORD = (
+    "re-record on a TPU: python -m autograder.chip.hardware outcomes --sets heldout,independent,choices --record"
+)
 
 
 def answers(lesson: str) -> dict:

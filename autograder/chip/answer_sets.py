@@ -1,8 +1,10 @@
 """The answers written apart from the library, as ``outcomes`` candidates: the developers' held-out
-wrong answers (solutions/NN/heldout.py, ``HELDOUT``) and the answers written outside the course
-(solutions/NN/independent/train.py and heldout.py, ``ANSWERS``, each meant ``correct`` or ``wrong``).
+wrong answers (solutions/NN/heldout.py, ``HELDOUT``), the answers written outside the course
+(solutions/NN/independent/train.py and heldout.py, ``ANSWERS``, each meant ``correct`` or ``wrong``)
+and answers that meet a choice the chip's compiler makes either way (solutions/NN/choices.py,
+``ANSWERS``: loops that cast their input; the chip alone says which are right, grader/core/readings.py).
 
-    python -m autograder.chip.hardware outcomes --sets heldout,independent --record   # on a TPU
+    python -m autograder.chip.hardware outcomes --sets heldout,independent,choices --record   # on a TPU
 
 The chip's verdicts on them are each lesson's chip/answers.json (the library's are chip/outcomes.json):
 whether the chip accepts every answer meant correct, which the grader must then accept on a CPU too
@@ -23,6 +25,7 @@ LIBRARY = "library"  # solutions/NN/mistakes.py and alternatives.py (outcomes.ca
 SETS = {
     "heldout": ((lessonfolder.HELDOUT_FILE,), "HELDOUT"),
     "independent": ((f"{lessonfolder.INDEPENDENT}/train.py", f"{lessonfolder.INDEPENDENT}/heldout.py"), "ANSWERS"),
+    "choices": ((lessonfolder.CHOICES_FILE,), "ANSWERS"),
 }
 CHIP_ANSWERS = "chip/answers.json"
 

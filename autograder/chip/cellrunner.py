@@ -213,15 +213,21 @@ def run_notebook(path: Path, cell_timeout: float = 600, extra: dict | None = Non
     return run
 
 
-def swapped(run: NotebookRun, code: str, cells: list[tuple[int, str, str]], cell_timeout: float = 600):
+def swapped(
+    run: NotebookRun, code: str, cells: list[tuple[int, str, str]], cell_timeout: float = 600, noted: list | None = None
+):
     """Exec ``code`` (another answer) in a finished run's namespace, then ``cells`` ((index,
     grade_id, source) of test cells); the namespace's bindings are put back afterwards. Returns the
-    CellResults of the answer cell (index -1) and of each test cell."""
+    CellResults of the answer cell (index -1) and of each test cell. ``noted``: a list that gets the
+    chip's choices the emulation met meanwhile (COURSE_EMULATION_CHOICES, other_reading.py)."""
     saved = dict(run.namespace)
     try:
         with tempfile.TemporaryDirectory(prefix="cellrunner-") as tmp, process_state(Path(tmp)):
+            os.environ.pop("COURSE_EMULATION_CHOICES", None)  # the answer's own (the environment is put back)
             results = [exec_cell(code, run.namespace, -1, "answer", cell_timeout)]
             results += [exec_cell(src, run.namespace, i, gid, cell_timeout) for i, gid, src in cells]
+            if noted is not None:
+                noted.append(os.environ.get("COURSE_EMULATION_CHOICES", ""))
     finally:
         run.namespace.clear()
         run.namespace.update(saved)

@@ -108,9 +108,11 @@ LIMITS = {
     ),
     "loop-casts": (
         "Narrow casts in a loop's body (lax.scan, fori_loop, while_loop): the chip may move a cast of "
-        "the loop's input out of the loop (and round it), and whether it does depends on shapes and "
-        "types the recorded programs do not pin down; the emulation rounds such a cast where it is "
-        "of the loop's input and values computed from it alone.",
+        "the loop's input, or of a part of it taken by the loop's index, out of the loop (and round "
+        "it), and whether it does depends on shapes and types the recorded programs do not pin down; "
+        "the emulation rounds a scan's cast of its inputs and values computed from them alone, and "
+        "keeps the others in float32; the grader grades a failed check of such a program under the "
+        "other reading too (docs/GRADING.md).",
         _loop_casts,
     ),
     "division": (

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .answer_sets import CHIP_ANSWERS, LIBRARY, answer_record, answers, source_sha
 from .cellrunner import NotebookRun, grade_id, read_notebook, run_notebook, swapped
+from .other_reading import grade_again
 from ..common import lessonfolder
 from ..common.notebooks import ROOT, lessons
 
@@ -78,7 +79,8 @@ def check_outcomes(
             continue
         tests = [(by_id[g][0], g, by_id[g][1]["source"]) for g in own if g in by_id]
         start = time.perf_counter()
-        ran = swapped(run, cand["source"], tests, CELL_TIMEOUT)
+        noted = []
+        ran = swapped(run, cand["source"], tests, CELL_TIMEOUT, noted)
         results.append(
             {
                 "key": cand["key"],
@@ -92,6 +94,8 @@ def check_outcomes(
                 "seconds": round(time.perf_counter() - start, 1),
             }
         )
+        if noted[0]:  # the chip's choices the emulation met: graded again the other way (other_reading.py)
+            results[-1]["choices"] = noted[0]
         if echo:
             echo(f"  {cand['key']}: {results[-1]['checks']} {results[-1]['seconds']} s")
     return results
@@ -134,6 +138,7 @@ def outcomes(
         report["solutions"][name] = {"ok": not errors, "errors": errors, "seconds": nb_run.seconds}
         echo = lambda line: print(line, flush=True)  # noqa: E731
         report["outcomes"][name] = check_outcomes(name, nb_run, root, echo=echo, kinds=kinds, select=select, sets=sets)
+        grade_again(name, report["outcomes"][name], sets, echo)  # as the grader does, under the emulation
         print(f"{name}: {len(report['outcomes'][name])} answers in {time.perf_counter() - start:.0f} s", flush=True)
         (out / "outcomes.json").write_text(json.dumps(report, indent=1) + "\n")
         if record:

@@ -67,6 +67,7 @@ INSTRUCTOR_ONLY = (
     "lesson.toml",  # what the course says of the lesson outside its notebook
     "alternatives.py",  # other people's correct answers (solutions in disguise)
     "heldout.py",  # the developers' held-out wrong answers
+    "choices.py",  # answers that meet a choice the chip makes either way: the chip gives their verdicts
     "claims.py",  # the claims that back the mistakes' explanations
     "independent",  # answers written outside the course: train.py, heldout.py
     "chip",  # the chip's record of the lesson: outcomes.json

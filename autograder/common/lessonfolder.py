@@ -35,6 +35,7 @@ NAME = re.compile(r"\d\d_[a-z0-9_]+")
 SETTINGS_FILE = "lesson.toml"
 ALTERNATIVES_FILE = "alternatives.py"
 HELDOUT_FILE = "heldout.py"
+CHOICES_FILE = "choices.py"  # answers meeting a choice the chip makes either way (grader/core/readings.py)
 CLAIMS_FILE = "claims.py"
 INDEPENDENT = "independent"  # train.py, heldout.py
 CHIP_RECORD = "chip/outcomes.json"

@@ -13,6 +13,7 @@ core/        what every layer shares
   studentcode.py    the student's code as text: definitions only, names it may not rebind
   observer.py       what watches a check without deciding it: the one interface, a do-nothing default
   rules.py          a hidden test's rules (its `# rule:` comments) and which one a failed check broke
+  readings.py       the chip's choices the emulation met: a failed check graded again the other way
 sandbox/     the student's process and its confinement
   launch.py         the student's process in fresh namespaces (bubblewrap), caps, a fallback
   launcher.py       its first program: caps, cgroup, session; under the fallback as root, uid 65534
@@ -35,6 +36,7 @@ checker/     the trusted process, where every point is decided
   remote.py         one student process from the checker: frames, calls, callbacks, restarts
   student_object.py a function the student's process lent the checker: it can only be called
   integrity.py      the emulation in the student's process: names no answer reaches, a probe of its bits
+  choices.py        after a failed check: which of the chip's choices the student's process met
   standins.py       what the checker holds for the student's functions and objects
   names.py          which names the checker binds: the exercises only, never the student's word
   compile_events.py what a call compiled (JAX monitoring), re-recorded for the test: lesson 04 evidence

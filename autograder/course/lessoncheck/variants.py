@@ -11,6 +11,30 @@ from .candidates import MutantResult, reachable_tests
 from .kernels import TIMEOUT
 
 
+def _grade_again_the_other_way(plan, settings, root: Path, variants: list[dict], seed: int, diagnosis: dict) -> None:
+    """As grading does (grader/core/readings.py): the candidates whose checks failed on code that met one
+    of the chip's choices are run again under the other reading, and a check that passes there is no
+    longer failed (nor diagnosed)."""
+    from ...grader.core import readings
+    from ...grader.notebook.watch import run_variants
+
+    again = [v for v in variants if v.get("result", {}).get("failed") and v["result"].get("choices")]
+    if not again:
+        return
+    second = [{k: v[k] for k in ("cells", "restore", "tests", "names")} for v in again]
+    start = len(plan.tests)  # the solution's own checks passed: the candidates only
+    run_variants(plan, settings, root, second, seed=seed, start_at=start, diagnosis=diagnosis, reading=readings.OTHER)
+    for v, w in zip(again, second):
+        result = w.get("result")
+        if not result or result.get("errors"):  # not run there: the first reading's verdict stands
+            continue
+        still = set(result["failed"])
+        r = v["result"]
+        r["failed"] = [g for g in r["failed"] if g in still]
+        r["diagnosed"] = [d for d in r.get("diagnosed", []) if d and d[0] in still]
+        r["sites"] = [s for s in r.get("sites", []) if s and s[0] in still]
+
+
 def grade_variants(
     lesson: str,
     candidates: list[dict],
@@ -77,6 +101,7 @@ def grade_variants(
         start_at=0 if solution_tests else len(plan.tests),
         diagnosis=diagnosis,
     )
+    _grade_again_the_other_way(plan, settings, root, variants, seed, diagnosis)
     results = []
     for m, v in zip([*candidates, *alternatives], variants):
         r = v.get("result", {"failed": ["<not run>"], "errors": []})

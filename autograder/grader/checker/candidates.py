@@ -8,6 +8,8 @@ import os
 
 from ..core import events
 from ..core.faults import StudentDied, StudentTimeout, first_line
+from ..core.model import TestRecord
+from .choices import asked
 from .standins import StudentFunction
 
 
@@ -17,7 +19,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
     decided from it, core/rules.py), and what went wrong."""
     checker.budget.start_cell()
     original = checker.student.init_message
-    failed, errors, diagnosed, sites = [], [], [], []
+    failed, errors, diagnosed, sites, met = [], [], [], [], set()
     checker.observer.another_answer()  # what earlier checks ruled out was another answer's
     try:
         errors = checker.student.define(variant["cells"])
@@ -31,6 +33,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
                 failed.append(test["grade_id"])
                 line, raised_by = checker.site
                 sites.append([test["grade_id"], line, raised_by])
+                met.update(asked(checker.student, TestRecord(test["grade_id"], state, ename)))
             if checker.observer.wants(state, ename, list(checker.student.events)):  # as grading (checker.main)
                 diagnosed.append([test["grade_id"], *checker.observer.explain(checker.budget.left())])
     except (StudentDied, StudentTimeout) as exc:
@@ -43,4 +46,4 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
             checker.student.init_message = original
         except (StudentDied, StudentTimeout):
             checker.student.stop()
-    return events.Variant(index, failed, errors, diagnosed, sites)
+    return events.Variant(index, failed, errors, diagnosed, sites, sorted(met))

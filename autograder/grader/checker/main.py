@@ -13,16 +13,16 @@ One student process, in its own sandbox and work folder, answers every test; the
 run first, then the hidden ones (plan.run_order): by the time a hidden test's inputs reach the
 student's code, every message a student will ever read (the visible tests') has been written.
 
-It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), with its
-home, working folder and configuration outside both students' folders: nothing a student's code
-writes is ever imported or read as configuration here. Its events (events.py: Ready, Start,
-Restart, Tested, Done; typed records, one wire frame each) go out on the stdout it was started
-with; anything printed, even at the C level, goes to stderr.
+It is started with ``python -I`` (no current folder on sys.path, no PYTHON* variables), its home,
+working folder and configuration outside both students' folders: nothing a student's code writes
+is imported or read as configuration here. Its events (events.py, one wire frame each) go out on
+the stdout it was started with; anything printed, even at the C level, goes to stderr.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import io
 import os
@@ -34,8 +34,8 @@ from pathlib import Path
 from ..sandbox import evidence, launch as sandbox
 from ..core import events, observer, wire
 from ..core.faults import RestartsUsed, SandboxFault, StudentDied, StudentTimeout, first_line
-from ..core.model import CellState, CheckerJob, Happened, ProcessEvent
-from . import integrity
+from ..core.model import CellState, CheckerJob, Happened, ProcessEvent, TestRecord
+from . import choices, integrity
 from .compile_events import memo_bytes
 from .failure import failure_site
 from .names import shadowed
@@ -148,6 +148,7 @@ class Checker:
             Path(self.job.repository),
             self.settings.emulation,
             self.inputs,
+            self.job.reading,
         )
         if self.job.namespaced and not launch.namespaced:  # the worker's probe and this one's differ
             raise OSError("bubblewrap works in the grader's worker but not in this notebook's checker")
@@ -319,9 +320,9 @@ class Checker:
             probed = self.probe(f"after {test['grade_id']}") if test.get("hidden") or index == last_visible else ""
             if self.unprobed and state in (CellState.OK, CellState.ERROR):  # not known to have run as the chip
                 state, ename, evalue = self.unprobed[0], "TimeoutError", "the emulation's probe got no answer"
-            self.emit(
-                events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by, probed)
-            )
+            met = choices.asked(self.student, TestRecord(test["grade_id"], state, ename))
+            tested = events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by)
+            self.emit(dataclasses.replace(tested, tampered=probed, choices=met))
             if observed:  # after its record: nothing here changes the test's result
                 for event in self.observer.after_test(index, bool(test.get("hidden")), self.budget.left()):
                     self.emit(event)

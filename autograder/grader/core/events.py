@@ -60,6 +60,7 @@ class Tested:
     line: int = 0  # the line of the innermost frame of the test cell's code (0: none)
     raised_by: str = ""  # the exercise whose call the exception came out of ("": the test's own code)
     tampered: str = ""  # the emulation's probe after this test (checker/integrity.py): why it failed
+    choices: list[str] = field(default_factory=list)  # after a failed check: core/readings.py
 
     def __post_init__(self):  # typed on arrival: a state or an event of no known kind is no event
         object.__setattr__(self, "state", CellState(self.state))
@@ -88,6 +89,7 @@ class Variant:
     errors: list[list] = field(default_factory=list)
     diagnosed: list[list] = field(default_factory=list)  # [grade_id, key, ...] per failed test
     sites: list[list] = field(default_factory=list)  # [grade_id, line, raised_by] per failed test
+    choices: list[str] = field(default_factory=list)  # the chip's choices met (core/readings.py)
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,7 @@ class CheckerJob:
     variants: list = field(default_factory=list)  # authoring only (lessoncheck): answers swapped in
     diagnosis: dict = field(default_factory=dict)  # opaque here: the plug-in's payload (plugin.py reads it)
     namespaced: bool = False  # the worker's sandbox has bubblewrap: a checker whose own has not stops
+    reading: str = ""  # core/readings.OTHER: the student's process computes the chip's other choices
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -210,6 +211,10 @@ class TestRecord:
     # where its exception came from, as the checker read it from its own traceback (checker/failure.py):
     line: int = 0  # the line of the innermost frame of the test cell's code (0: none)
     raised_by: str = ""  # the exercise whose call it came out of ("": the test's own code raised)
+    # the chip's choices the student's process met (core/readings.py), asked after a failed check;
+    # ``regraded``: those under whose other reading the check passed in a second grading ("": none)
+    choices: list[str] = field(default_factory=list)
+    regraded: str = ""
 
     def __post_init__(self):
         self.state = CellState(self.state)

@@ -8,6 +8,7 @@ plain values out.
 from __future__ import annotations
 
 from ..core.model import PRECEDENCE, CellState, Happened, Outcome, Result, Status, TestRecord, TestResult
+from ..core import readings
 from ..core.rules import rule_for
 from .plan import TestStep
 from ..core.settings import SHOWN_OUTPUT_CHARS
@@ -77,6 +78,9 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     passed = record.state == CellState.OK
     shown = "" if passed or step.hidden else record.output[-SHOWN_OUTPUT_CHARS:]  # a hidden check shows nothing
     outcome = outcome_of(record)
+    message = f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state
+    if passed:  # the instructor's row says where a pass came from a second grading (core/readings.py)
+        message = f"passed under the chip's other reading ({record.regraded})" if record.regraded else ""
     return TestResult(
         step.grade_id,
         step.points if passed else 0.0,
@@ -84,7 +88,7 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
         "" if passed else student_error(record, step.hidden, cell_timeout),
         step.hidden,
         step.doc,
-        "" if passed else (f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state),
+        message,
         shown,
         outcome,
         # the known mistakes it behaves like: for a wrong answer only (keys of the library, no data)
@@ -135,6 +139,7 @@ def decide(
     cell_timeout: float,
 ) -> Result:
     result.tests = [points_of(s, r, cell_timeout) for s, r in zip(steps, records)]
+    result.notes += [readings.note(r.grade_id, r.regraded) for r in records if r.regraded and not attacks]
     result.status, result.detail = status(attacks, edits, records)
     # what the student's page says: from the visible tests alone (a hidden test's kind of failure
     # stays with the instructor: see student_error)

@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..core import events, observer
+from ..core import events, observer, readings
 from ..sandbox import launch as sandbox
 from ..core.model import CellState, CheckerJob, Happened, ProcessEvent, TestRecord
 from ..checker.names import record_forged, record_tampered
@@ -68,8 +68,15 @@ def run_checker(
 ) -> tuple[list[TestRecord], list[str]]:
     """Grade: run the plan's tests; one record per test (in the plan's order), and notes for the
     student. The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that
-    order. ``diagnosis``: the lesson's payload for the diagnosis plug-in (plugin.lesson_payload)."""
-    return _session(plan, settings, repository, [], seed, start_at, diagnosis or {})
+    order. ``diagnosis``: the lesson's payload for the diagnosis plug-in (plugin.lesson_payload).
+    Where a check failed on an answer that met one of the chip's choices, the notebook is graded
+    again under the other reading and such a check takes the verdict it gets there if it passes
+    (core/readings.py); a notebook already found aimed at the grader is not (no points either way)."""
+    records, notes = _session(plan, settings, repository, [], seed, start_at, diagnosis or {})
+    if readings.worth_regrading(records) and not plan.attacks:
+        again, _ = _session(plan, settings, repository, [], seed, start_at, {}, readings.OTHER)
+        records = readings.merged(records, again)
+    return records, notes
 
 
 def run_variants(
@@ -80,15 +87,24 @@ def run_variants(
     seed: int = 0,
     start_at: int = 0,
     diagnosis: dict | None = None,
+    reading: str = "",
 ) -> tuple[list[TestRecord], list[str]]:
     """Authoring only (autograder.course.lessoncheck), never grading: ``run_checker``, then each variant
     (an author's wrong or correct answer swapped into the student's process; its "tests" index
-    ``plan.tests``) runs the tests that can reach it, its result added to its dict."""
-    return _session(plan, settings, repository, variants, seed, start_at, diagnosis or {})
+    ``plan.tests``) runs the tests that can reach it, its result added to its dict. ``reading``:
+    readings.OTHER for the chip's other choices (lessoncheck grades again as grading does)."""
+    return _session(plan, settings, repository, variants, seed, start_at, diagnosis or {}, reading)
 
 
 def _session(
-    plan: Plan, settings: Settings, repository: Path, variants: list[dict], seed: int, start_at: int, diagnosis: dict
+    plan: Plan,
+    settings: Settings,
+    repository: Path,
+    variants: list[dict],
+    seed: int,
+    start_at: int,
+    diagnosis: dict,
+    reading: str = "",
 ) -> tuple[list[TestRecord], list[str]]:
     order = run_order(plan.tests)
     position = {i: k for k, i in enumerate(order)}
@@ -135,6 +151,7 @@ def _session(
                 ],
                 diagnosis=watcher.payload(),
                 namespaced=not sandbox.bwrap_works(),
+                reading=reading,
             )
             env = checker_env(home, settings.emulation)
             # a fork of this worker's warm zygote (spawn.py), or a fresh interpreter where there is none
@@ -191,6 +208,7 @@ def _session(
                         event.happened(),
                         line=event.line,
                         raised_by=event.raised_by[:100],
+                        choices=[c for c in event.choices if c in readings.LIMITS],
                     )
                     start_at, current = i + 1, None
                     observed = i if event.observed else None
@@ -208,6 +226,7 @@ def _session(
                         "errors": event.errors,
                         "diagnosed": event.diagnosed,
                         "sites": event.sites,
+                        "choices": [c for c in event.choices if c in readings.LIMITS],
                     }
                     cell_deadline[0] = time.monotonic() + settings.cell_timeout * VARIANT_CELLS + GRACE
                 elif isinstance(event, events.Done):

@@ -42,6 +42,7 @@ from . import cgroup as cgroups, owner, workfs
 from .cgroup import Cgroup, new_cgroup
 from .installation import python_executable, python_paths, reach, site_paths
 from .landlock import ETC_FILES
+from ..core import readings
 from ..core.settings import UNPRIVILEGED, WORK_FS_SLACK_BYTES, WORK_FS_SLACK_FILES, Limits
 from ...common.words import human_bytes
 
@@ -198,10 +199,17 @@ class Launch:
 
 
 def prepare(
-    job_dir: Path, workdir: Path, limits: Limits, repository: Path, emulation: str, inputs: Path | None = None
+    job_dir: Path,
+    workdir: Path,
+    limits: Limits,
+    repository: Path,
+    emulation: str,
+    inputs: Path | None = None,
+    reading: str = "",
 ) -> Launch:
     """The command for a student process whose only writable folder is ``workdir``; ``inputs``
-    (where the checker writes the files its tests hand to the student) is there read-only."""
+    (where the checker writes the files its tests hand to the student) is there read-only.
+    ``reading``: readings.OTHER for the chip's other choices (a second grading, core/readings.py)."""
     code_dir = job_dir / "sandbox-code"
     code_dir.mkdir(exist_ok=True)
     for name in SANDBOX_FILES:
@@ -235,6 +243,8 @@ def prepare(
         "COURSE_SITE_PATHS": os.pathsep.join(site_paths(repository)),  # for its ``-S`` (student_side.py)
         "LANG": "C.UTF-8",
     }
+    if reading == readings.OTHER:  # read by the emulation before any of the student's code runs
+        env["COURSE_EMULATE_WITHOUT"] = readings.OTHER
     for key in ("JAX_PLATFORMS", "XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "LD_LIBRARY_PATH"):
         if key in os.environ:
             env[key] = os.environ[key]
