@@ -1,10 +1,10 @@
 """Issue 64: no correct answer loses a point to a choice the emulation makes for the chip.
 
-Where the chip's compiler computes a loop's casts (or a reduction's narrow result) one of two ways
-and the recorded programs do not pin down which (docs/HARDWARE.md, limits loop-casts and
-narrow-reductions), the emulation takes one reading and notes it met the choice; a check that fails
-on such an answer is graded again under the other reading (COURSE_EMULATE_WITHOUT=choices) and earns
-its points there (grader/core/readings.py). The chip's record shows both readings are the chip's:
+Where the chip's compiler computes a loop's casts one of two ways and the recorded programs do not
+pin down which (docs/HARDWARE.md, limit loop-casts), the emulation takes one reading and notes it met
+the choice; a notebook with a check that fails on such an answer is graded again under the other
+reading (COURSE_EMULATE_WITHOUT=choices) and the better grading counts, whole
+(grader/core/readings.py). The chip's record shows both readings are the chip's:
 tests/data/tpu/fuzz/tpu_fuzz_targeted.json's loop programs.
 """
 
@@ -21,7 +21,7 @@ import pytest
 
 from autograder.chip import fuzz
 from autograder.grader.core import readings
-from autograder.grader.core.model import CellState, Result, TestRecord
+from autograder.grader.core.model import CellState, Happened, ProcessEvent, Result, TestRecord
 from autograder.grader.notebook.plan import TestStep
 from autograder.grader.notebook.verdict import decide
 from conftest import ROOT
@@ -109,37 +109,47 @@ def test_only_known_choices_of_a_one_string_reply_are_read():
         assert readings.noted(forged) == []
 
 
-def record(gid, state="error", ename="AssertionError", choices=()):
-    return TestRecord(gid, state, ename, "", choices=list(choices))
+def record(gid, state="error", ename="AssertionError", choices=(), student=()):
+    return TestRecord(gid, state, ename, "", student=list(student), choices=list(choices))
 
 
-def test_a_second_grading_gives_only_a_failed_checks_pass_under_the_other_reading():
-    """Only a check that failed on the answer, in a process that met a choice, takes the second
-    grading's pass; a pass stays a pass; a stub, a timeout or a death is never regraded."""
-    first = [
-        record("wrong_met", choices=["loop-casts"]),
-        record("wrong_met_still", choices=["loop-casts"]),
-        record("wrong_no_choice"),
-        record("passed", "ok", ""),
+def test_only_a_failed_check_on_code_that_met_a_choice_buys_a_second_grading():
+    """A check that failed on the answer in a process that met a choice; never a stub, a timeout, a
+    death, a cap the host saw, or a failure with no choice met."""
+    assert readings.worth_regrading([record("wrong", choices=["loop-casts"]), record("ok", "ok", "")])
+    capped = record(
+        "capped", ename="MemoryError", choices=["loop-casts"], student=[Happened(ProcessEvent.MEMORY_LIMIT)]
+    )
+    never = [
+        record("no_choice"),
         record("stub", ename="NotImplementedError", choices=["loop-casts"]),
         record("timed_out", "timeout", "TimeoutError", choices=["loop-casts"]),
+        record("died", "died", "", choices=["loop-casts"]),
+        capped,
     ]
-    assert readings.worth_regrading(first)
-    assert not readings.worth_regrading([first[2], first[4], first[5]])
-    second = [record(r.grade_id, "ok", "") for r in first]
-    second[1] = record("wrong_met_still")
-    second[3] = record("passed")  # a pass under the first reading stands
-    got = readings.merged(first, second)
-    assert [(r.grade_id, r.state, r.regraded) for r in got] == [
-        ("wrong_met", CellState.OK, "loop-casts"),
-        ("wrong_met_still", CellState.ERROR, ""),
-        ("wrong_no_choice", CellState.ERROR, ""),
-        ("passed", CellState.OK, ""),
-        ("stub", CellState.ERROR, ""),
-        ("timed_out", CellState.TIMEOUT, ""),
+    assert not readings.worth_regrading(never)
+
+
+def test_the_better_grading_counts_whole_so_no_answer_takes_each_check_from_the_reading_it_suits():
+    """The review's attack: an answer that tells the readings apart passes check one under the first
+    and check two under the second; a check-by-check union would give both, the better grading
+    whole gives one. The second counts only when worth more; its checks that the first failed say so."""
+    points = [1.0, 2.0, 2.0]
+    first = [record("vis", "ok", ""), record("one", "ok", ""), record("two", choices=["loop-casts"])]
+    second = [record("vis", "ok", ""), record("one"), record("two", "ok", "")]
+    got = readings.better(first, second, points)
+    assert got is first and [r.regraded for r in got] == ["", "", ""]  # 3 points either way: the first
+    second[1] = record("one", "ok", "")
+    got = readings.better(first, second, points)
+    assert got is second and [(r.state, r.regraded) for r in got] == [
+        (CellState.OK, ""),
+        (CellState.OK, ""),
+        (CellState.OK, "loop-casts"),
     ]
+    worse = [record("vis"), record("one", "ok", ""), record("two", "ok", "")]
+    assert readings.better(first, worse, [5.0, 1.0, 1.0]) is first
     with pytest.raises(ValueError):
-        readings.merged(first, second[:-1])
+        readings.better(first, second[:-1], points)
 
 
 def test_the_row_and_the_student_are_told_where_a_point_came_from_a_second_grading():
@@ -149,9 +159,9 @@ def test_the_row_and_the_student_are_told_where_a_point_came_from_a_second_gradi
     assert result.score == 3.0 and result.tests[1].message == ""
     assert result.tests[0].message == "passed under the chip's other reading (loop-casts)"
     (note,) = result.notes
-    assert note.startswith("test_a failed under the TPU emulation's reading") and "(loop-casts)" in note
+    assert "(loop-casts)" in note and note.endswith("test_a passed only there")
     voided = decide(Result("ada", "x"), steps, [regraded, TestRecord("test_b", "ok")], ["an attack"], [], 10)
-    assert voided.score == 0.0 and voided.notes == []
+    assert voided.score == 0.0 and voided.notes == [] and voided.tests[0].message == ""
 
 
 # --------------------------------------------------------------------- graded, end to end
@@ -235,7 +245,7 @@ def test_an_answer_the_chip_computes_under_its_other_choice_keeps_its_points(mon
     assert (right.status, right.score, seen) == ("ok", 3.0, ["", readings.OTHER]), right.to_dict()
     row = {t.grade_id: t for t in right.tests}["test_accumulate_chip"]
     assert row.message == "passed under the chip's other reading (loop-casts)"
-    assert any(n.startswith("test_accumulate_chip failed under the TPU emulation's reading") for n in right.notes)
+    assert any(n.endswith("test_accumulate_chip passed only there") for n in right.notes), right.notes
     wrong, seen = graded(WRONG_UNSCALED)
     assert (wrong.score, seen) == (1.0, ["", readings.OTHER]) and not any("other" in n for n in wrong.notes)
     for answer in (WRONG_IN_FLOAT32, WRONG_NO_LOOP):  # no narrow cast in a loop: no choice met
@@ -264,3 +274,57 @@ def test_the_self_check_runs_a_failed_check_again_the_other_way_as_grading_does(
     assert message.startswith("passed under the chip's other reading (loop-casts)")
     ((_, outcome, message, _),) = checked(WRONG_UNSCALED)
     assert outcome == "wrong" and message.startswith("AssertionError"), message
+
+
+# The review's attack, end to end: an answer that tells the readings apart (the same bf16 scan gives
+# 4.0 under one and more under the other) and answers each of two contradicting hidden checks
+TELLS_READINGS = """def guess(x):
+    def body(c, r):
+        return c + r.astype(jnp.bfloat16).astype(jnp.float32), None
+    def f(v):
+        c, _ = jax.lax.scan(body, jnp.zeros(8, jnp.float32), v)
+        return c
+    other = float(jax.jit(f)(jnp.full((4, 8), 1.0 + 2**-9, jnp.float32))[0]) != 4.0
+    return jnp.float32(2.0 if other else 1.0)
+"""
+
+
+def test_an_answer_that_tells_the_readings_apart_gets_one_gradings_points(monkeypatch):
+    """Graded in the real sandbox: two hidden checks no single answer passes together (guess() is 1,
+    guess() is 2); the answer passes one under each reading. Graded twice, it gets one grading's
+    points (2 of 3), never both checks (3 of 3, a check-by-check union's)."""
+    from autograder.grader import Settings
+    from autograder.grader.notebook import watch
+    from autograder.grader.notebook.grade import Lesson, grade_notebook
+
+    sessions = []
+    session = watch._session
+    monkeypatch.setattr(
+        watch, "_session", lambda *a, **k: sessions.append(a[7] if len(a) > 7 else "") or session(*a, **k)
+    )
+    setup = "import jax\nimport jax.numpy as jnp\nimport numpy as np"
+    hidden = '"""{0}"""\n### BEGIN HIDDEN TESTS\nassert float(guess(jnp.ones(3))) == {1}\n### END HIDDEN TESTS'
+    source = nbformat.v4.new_notebook(
+        cells=[
+            _cell(setup),
+            _cell(
+                "def guess(x):\n    ### BEGIN SOLUTION\n    return jnp.float32(1.0)\n    ### END SOLUTION",
+                "answer_guess",
+                solution=True,
+                grade=False,
+            ),
+            _cell("assert guess(jnp.ones(3)).shape == ()", "test_shape", grade=True, points=1),
+            _cell(hidden.format("one", 1.0), "test_one", grade=True, points=1),
+            _cell(hidden.format("two", 2.0), "test_two", grade=True, points=1),
+        ]
+    )
+    stub = _cell("def guess(x):\n    raise NotImplementedError()", "answer_guess", solution=True, grade=False)
+    hidden_stubs = [_cell(f'"""{n}"""', f"test_{n}", grade=True, points=1) for n in ("one", "two")]
+    release = nbformat.v4.new_notebook(cells=[source.cells[0], stub, source.cells[2], *hidden_stubs])
+    lesson = Lesson("guess", nbformat.writes(source), nbformat.writes(release), nbformat.writes(release), "")
+    submitted = nbformat.reads(nbformat.writes(release), as_version=4)
+    submitted.cells[1].source = TELLS_READINGS
+    r = grade_notebook(
+        "eve", lesson, nbformat.writes(submitted).encode(), Settings(jobs=1, seed=3, diagnose=False), ROOT
+    )
+    assert sessions == ["", readings.OTHER] and (r.status, r.score) == ("ok", 2.0), r.to_dict()

@@ -13,8 +13,8 @@ from .kernels import TIMEOUT
 
 def _grade_again_the_other_way(plan, settings, root: Path, variants: list[dict], seed: int, diagnosis: dict) -> None:
     """As grading does (grader/core/readings.py): the candidates whose checks failed on code that met one
-    of the chip's choices are run again under the other reading, and a check that passes there is no
-    longer failed (nor diagnosed)."""
+    of the chip's choices are run again under the other reading, and where that run's failed checks
+    are worth fewer points, its result counts, whole (failed, diagnosed, rules' sites)."""
     from ...grader.core import readings
     from ...grader.notebook.watch import run_variants
 
@@ -24,15 +24,14 @@ def _grade_again_the_other_way(plan, settings, root: Path, variants: list[dict],
     second = [{k: v[k] for k in ("cells", "restore", "tests", "names")} for v in again]
     start = len(plan.tests)  # the solution's own checks passed: the candidates only
     run_variants(plan, settings, root, second, seed=seed, start_at=start, diagnosis=diagnosis, reading=readings.OTHER)
+    points = {t.grade_id: t.points for t in plan.tests}
+    lost = lambda failed: sum(points.get(g, float("inf")) for g in failed)  # noqa: E731  a stop costs all
     for v, w in zip(again, second):
         result = w.get("result")
         if not result or result.get("errors"):  # not run there: the first reading's verdict stands
             continue
-        still = set(result["failed"])
-        r = v["result"]
-        r["failed"] = [g for g in r["failed"] if g in still]
-        r["diagnosed"] = [d for d in r.get("diagnosed", []) if d and d[0] in still]
-        r["sites"] = [s for s in r.get("sites", []) if s and s[0] in still]
+        if lost(result["failed"]) < lost(v["result"]["failed"]):
+            v["result"] = {**v["result"], **{k: result.get(k, []) for k in ("failed", "diagnosed", "sites")}}
 
 
 def grade_variants(

@@ -33,7 +33,8 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
                 failed.append(test["grade_id"])
                 line, raised_by = checker.site
                 sites.append([test["grade_id"], line, raised_by])
-                met.update(asked(checker.student, TestRecord(test["grade_id"], state, ename)))
+                record = TestRecord(test["grade_id"], state, ename)
+                met.update(asked(checker.student, record, checker.settings.emulation))
             if checker.observer.wants(state, ename, list(checker.student.events)):  # as grading (checker.main)
                 diagnosed.append([test["grade_id"], *checker.observer.explain(checker.budget.left())])
     except (StudentDied, StudentTimeout) as exc:

@@ -320,7 +320,7 @@ class Checker:
             probed = self.probe(f"after {test['grade_id']}") if test.get("hidden") or index == last_visible else ""
             if self.unprobed and state in (CellState.OK, CellState.ERROR):  # not known to have run as the chip
                 state, ename, evalue = self.unprobed[0], "TimeoutError", "the emulation's probe got no answer"
-            met = choices.asked(self.student, TestRecord(test["grade_id"], state, ename))
+            met = choices.asked(self.student, TestRecord(test["grade_id"], state, ename), self.settings.emulation)
             tested = events.Tested(index, state, ename, evalue, seconds, output, wired, observed, line, raised_by)
             self.emit(dataclasses.replace(tested, tampered=probed, choices=met))
             if observed:  # after its record: nothing here changes the test's result

@@ -5,15 +5,18 @@ down which (docs/HARDWARE.md's limit ``loop-casts``: whether a narrow cast in a 
 out of the loop and rounded), the TPU emulation takes one reading and notes that it met the choice:
 COURSE_EMULATION_CHOICES in the process's environment (tpu_compiler.py's ``chose``). A check that
 fails on an answer whose process noted one is graded again, whole notebook, in a fresh checker and
-student process under the other reading (COURSE_EMULATE_WITHOUT=choices), and earns its points if it
-passes there: the chip could have given them. The row says so. The recorded loops show both
+student process, the student's computing under the other reading (COURSE_EMULATE_WITHOUT=choices; the
+checker's references keep the emulation's), and the notebook takes the better of the two gradings,
+each whole: the chip computes the program one way or the other, and an answer that can tell the
+readings apart (the same bf16 scan gives other bits) must not take each check from the grading it
+suits. The rows that passed only there say so. The recorded loops show both
 readings are the chip's (tests/test_readings.py). Not so for ``narrow-reductions``: the other
 reading of a reduction's narrow result made none of the recorded mismatches the chip's, and sums
 are recorded rounded, so the emulation keeps its one reading there.
 
 The note comes from the student's process, which the student's code controls: it can only buy a
-second grading (its cost is one more notebook's time), never a point. The second grading's verdict
-is the trusted checker's, as the first one's.
+second grading (its cost is one more notebook's time, at most), never a point: each grading's
+verdicts are the trusted checker's, and the better is one of them.
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ def noted(value) -> list[str]:
 
 def failed_on_the_answer(record: TestRecord) -> bool:
     """A check that ran to its end and failed on the student's answer (not a stub's
-    NotImplementedError, not a timeout, a death or a limit): one another reading could pass."""
-    return record.state == CellState.ERROR and record.ename != "NotImplementedError"
+    NotImplementedError, not a timeout, a death or a cap the host saw): one another reading could pass."""
+    capped = any(h.kind.limit for h in record.student)
+    return record.state == CellState.ERROR and record.ename != "NotImplementedError" and not capped
 
 
 def worth_regrading(records: list[TestRecord]) -> bool:
@@ -54,26 +58,29 @@ def worth_regrading(records: list[TestRecord]) -> bool:
     return any(failed_on_the_answer(r) and r.choices for r in records)
 
 
-def merged(first: list[TestRecord], second: list[TestRecord]) -> list[TestRecord]:
-    """The first grading's records, but where a check failed on an answer whose process met a
-    choice and passed under the other reading: the second grading's record, marked ``regraded``
-    with the choices. A check that passed first keeps its pass (the chip could give it)."""
-    out = []
-    for a, b in zip(first, second, strict=True):
-        if failed_on_the_answer(a) and a.choices and b.state == CellState.OK and b.grade_id == a.grade_id:
-            b.regraded = ",".join(a.choices)
-            out.append(b)
-        else:
-            out.append(a)
-    return out
+def better(first: list[TestRecord], second: list[TestRecord], points: list[float]) -> list[TestRecord]:
+    """The grading whose passed checks are worth more points (``points``, per check in the records'
+    order), whole; the first on a tie. Where the second wins, its checks that the first failed are
+    marked ``regraded`` with the choices the first grading's process met."""
+    if len(first) != len(second) or len(first) != len(points):
+        raise ValueError("two gradings of one notebook have one record per check")
+    worth = lambda records: sum(p for r, p in zip(records, points) if r.state == CellState.OK)  # noqa: E731
+    if worth(second) <= worth(first):
+        return first
+    met = ",".join(sorted({c for r in first for c in r.choices})) or LIMITS[0]
+    for a, b in zip(first, second):
+        if b.state == CellState.OK and a.state != CellState.OK:
+            b.regraded = met
+    return second
 
 
-def note(grade_id: str, regraded: str) -> str:
-    """The row's note for the student: which check, and the chip's choice it met."""
+def note(grade_ids: list[str], regraded: str) -> str:
+    """The notebook's note for the student: which checks passed only under the other reading, and
+    the chip's choice its code met."""
     named = [limit for limit in LIMITS if limit in regraded.split(",")] or list(LIMITS)
     choices = "; ".join(f"{WHAT[limit]} ({limit})" for limit in named)
     return (
-        f"{grade_id} failed under the TPU emulation's reading and passed under the other one the chip "
-        f"may compute, so its points are given: your program meets a choice the chip's compiler makes "
-        f"either way, {choices} (docs/HARDWARE.md)"
+        f"your code meets a choice the chip's compiler makes either way, {choices} (docs/HARDWARE.md): "
+        f"graded both ways, the other way scored more, so its grading counts; "
+        f"{', '.join(grade_ids)} passed only there"
     )

@@ -22,6 +22,9 @@ ALARM_GRACE = 5.0  # seconds past the cell's budget before the checker's own tim
 INTERRUPT_POLL = 0.5  # seconds between a class run's looks for a Ctrl-C its handler noted (classroom/pool.py)
 WATCH_SECONDS = 0.5  # how often a running student's work folder is measured (remote.py)
 PROBE_SECONDS = 20.0  # the emulation's probe, its own time (checker/integrity.py: about 0.05 s on an idle core)
+# after a failed check, the question which of the chip's choices the student's process met (checker/choices.py):
+# with the probe before it, within CHECKER_GRACE, so that the test's record (and a tampering found) is sent
+ASK_SECONDS = 5.0
 RULE_FINDINGS = 20  # a cell's broken rules kept (notebook/answer_rules.py; the row's detail shows five)
 # -- Reading a submission (notebook/submissions.py, core/studentcode.py): each bound is checked BEFORE
 # the step it protects, and a notebook past one is its own row's `error` ("unreadable notebook: ..."),

@@ -78,9 +78,7 @@ def points_of(step: TestStep, record: TestRecord, cell_timeout: float) -> TestRe
     passed = record.state == CellState.OK
     shown = "" if passed or step.hidden else record.output[-SHOWN_OUTPUT_CHARS:]  # a hidden check shows nothing
     outcome = outcome_of(record)
-    message = f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state
-    if passed:  # the instructor's row says where a pass came from a second grading (core/readings.py)
-        message = f"passed under the chip's other reading ({record.regraded})" if record.regraded else ""
+    message = "" if passed else f"{record.ename}: {record.evalue}" if record.evalue else record.ename or record.state
     return TestResult(
         step.grade_id,
         step.points if passed else 0.0,
@@ -139,7 +137,11 @@ def decide(
     cell_timeout: float,
 ) -> Result:
     result.tests = [points_of(s, r, cell_timeout) for s, r in zip(steps, records)]
-    result.notes += [readings.note(r.grade_id, r.regraded) for r in records if r.regraded and not attacks]
+    regraded = [(t, r) for t, r in zip(result.tests, records) if r.regraded and t.score and not attacks]
+    for t, r in regraded:  # the instructor's row says where a pass came from (core/readings.py)
+        t.message = f"passed under the chip's other reading ({r.regraded})"
+    if regraded:
+        result.notes.append(readings.note([t.grade_id for t, _ in regraded], regraded[0][1].regraded))
     result.status, result.detail = status(attacks, edits, records)
     # what the student's page says: from the visible tests alone (a hidden test's kind of failure
     # stays with the instructor: see student_error)

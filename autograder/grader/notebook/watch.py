@@ -70,12 +70,12 @@ def run_checker(
     student. The checker runs them in ``run_order`` (visible first); ``start_at`` counts in that
     order. ``diagnosis``: the lesson's payload for the diagnosis plug-in (plugin.lesson_payload).
     Where a check failed on an answer that met one of the chip's choices, the notebook is graded
-    again under the other reading and such a check takes the verdict it gets there if it passes
-    (core/readings.py); a notebook already found aimed at the grader is not (no points either way)."""
+    again under the other reading and the better grading counts, whole (core/readings.py); a
+    notebook already found aimed at the grader is not (no points either way)."""
     records, notes = _session(plan, settings, repository, [], seed, start_at, diagnosis or {})
     if readings.worth_regrading(records) and not plan.attacks:
         again, _ = _session(plan, settings, repository, [], seed, start_at, {}, readings.OTHER)
-        records = readings.merged(records, again)
+        records = readings.better(records, again, [t.points for t in plan.tests])
     return records, notes
 
 
@@ -89,10 +89,11 @@ def run_variants(
     diagnosis: dict | None = None,
     reading: str = "",
 ) -> tuple[list[TestRecord], list[str]]:
-    """Authoring only (autograder.course.lessoncheck), never grading: ``run_checker``, then each variant
-    (an author's wrong or correct answer swapped into the student's process; its "tests" index
-    ``plan.tests``) runs the tests that can reach it, its result added to its dict. ``reading``:
-    readings.OTHER for the chip's other choices (lessoncheck grades again as grading does)."""
+    """Authoring only (autograder.course.lessoncheck), never grading: the plan's tests (one grading, as
+    ``run_checker``'s first), then each variant (an author's wrong or correct answer swapped into the
+    student's process; its "tests" index ``plan.tests``) runs the tests that can reach it, its result
+    added to its dict. ``reading``: readings.OTHER for the chip's other choices (lessoncheck's own
+    second grading, lessoncheck/variants.py)."""
     return _session(plan, settings, repository, variants, seed, start_at, diagnosis or {}, reading)
 
 
