@@ -197,7 +197,7 @@ def test_a_checker_whose_student_is_not_namespaced_stops_when_its_worker_shares(
 
     launched = SimpleNamespace(namespaced=False, shown=lambda: [])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
-    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=shares == "nothing")
+    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=shares == "nothing", reading="")
     observer = plugin.Diagnosis.__new__(plugin.Diagnosis)  # its payload's switches, without a diagnoser
     observer.share = shares == "outcomes"
     observer.compiled = "/nonexistent/compiled" if shares == "programs" else ""
@@ -221,7 +221,7 @@ def test_a_folder_of_compiled_replays_that_the_student_is_shown_stops_the_checke
     shown = tmp_path / "venv"
     launched = SimpleNamespace(namespaced=True, shown=lambda: [str(shown), "/usr"])
     monkeypatch.setattr(checker.sandbox, "prepare", lambda *a: launched)
-    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=True)
+    job = SimpleNamespace(job_dir="/nonexistent", repository="/nonexistent", namespaced=True, reading="")
     observer = plugin.Diagnosis.__new__(plugin.Diagnosis)  # its payload's switches, without a diagnoser
     observer.share, observer.compiled = True, str(shown / "tmp" / "compiled")
     fake = SimpleNamespace(job=job, workdir="/nonexistent/w", limits=None, inputs="/nonexistent/i", observer=observer)

@@ -9,7 +9,7 @@ import os
 from ..core import events
 from ..core.faults import StudentDied, StudentTimeout, first_line
 from ..core.model import TestRecord
-from .choices import asked
+from .choices import asked, forget
 from .standins import StudentFunction
 
 
@@ -22,6 +22,7 @@ def run_variant(checker, index: int, variant: dict) -> events.Variant:
     failed, errors, diagnosed, sites, met = [], [], [], [], set()
     checker.observer.another_answer()  # what earlier checks ruled out was another answer's
     try:
+        forget(checker.student)  # the choices this answer's own programs meet, not the last one's
         errors = checker.student.define(variant["cells"])
         for name in variant.get("names", []):
             checker.ns.setdefault(name, StudentFunction(checker.student, name, checker.ns, dict(os.environ)))

@@ -12,6 +12,16 @@ from ..core.model import TestRecord
 from ..core.settings import ASK_SECONDS, Budget
 
 
+def forget(student) -> None:
+    """Authoring only (candidates.py): the note forgotten before another candidate answer runs."""
+    if student.alive():
+        message = {"op": "probe", "code": readings.FORGET_CODE, "args": wire.Encoder()({})}
+        try:
+            student.exchange(message, Budget(ASK_SECONDS, ASK_SECONDS))
+        except (StudentDied, StudentTimeout):
+            student.stop()
+
+
 def asked(student, record: TestRecord, emulation: str) -> list[str]:
     """After a check that failed on the answer (``record``: how it ended), the choices the live
     student process says its programs met ([] for none, no answer, any other check, or no TPU

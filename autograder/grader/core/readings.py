@@ -29,12 +29,19 @@ LIMITS = ("loop-casts",)  # docs/HARDWARE.md's names of the choices
 WHAT = {"loop-casts": "whether a narrow cast in a loop's body is moved out of the loop and rounded"}
 
 # The question the checker sends after a failed check (student_side.probe runs it; it reads only
-# what the emulation wrote)
+# what the emulation wrote), and, before an author's candidate answer is swapped in (lessoncheck),
+# the emulation's note forgotten: each candidate is asked about its own programs
 ASK_CODE = """
 def run_probe(args):
     import os
 
     return [os.environ.get("COURSE_EMULATION_CHOICES", "")]
+"""
+FORGET_CODE = """
+def run_probe(args):
+    import os
+
+    return [os.environ.pop("COURSE_EMULATION_CHOICES", "")]
 """
 
 
