@@ -4,7 +4,8 @@ The review's attack: a helper in the answer cell, called at the top of a TPU-tra
 original lowering back in place of the emulation's (the public ``jax.interpreters.mlir`` holds it),
 every name built at run time from bytes, and clears JAX's caches; lesson 02's DEFAULT-precision
 reference (a known mistake that only a TPU shows) then took 11/11, status ok. Each notebook here is
-graded in this process as a worker grades it (no class: three notebooks of lesson 02):
+graded in this process as a worker grades it (no class), lesson 02 with the trap exercise's checks
+only (4 points: the trap gets 0 of them under the emulation, 4 with the CPU's own arithmetic):
 
 - the attack as the review wrote it: the static reading (notebook/answer_rules.py) names its lines
   and rules, the row is ``tampered`` with 0 points;
@@ -20,16 +21,17 @@ On the old code all three took 11/11, status ok. The fast reading of every varia
 from __future__ import annotations
 
 import ast
+import copy
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from autograder.common.mistakes import load as load_mistakes
-from autograder.common.notebooks import fill_answers
+from autograder.common.notebooks import cell_grade_id, fill_answers
 from autograder.grader import Settings
 from autograder.grader.notebook import plan as planning
-from autograder.grader.notebook.grade import grade_notebook
+from autograder.grader.notebook.grade import Lesson, grade_notebook
 from conftest import ROOT, grading_lesson, source_nb, student_nb
 from test_answer_rules import instructor_cells
 
@@ -71,10 +73,28 @@ def attacked(helper: str) -> str:
     return helper + trap.replace(head, head + "    _restore_cpu()\n")
 
 
+# The trap's own checks: the lesson's other tests are left out of these gradings (issue 66: each took
+# lesson 02's whole grading, about 19 s, to test the one exercise the attacks aim at); its setup, its
+# own cells and every answer cell stay as the lesson has them
+KEPT = ("test_evaluate_precision_policies_visible", "test_evaluate_precision_policies_hidden")
+
+
+def trimmed(nb):
+    """``nb`` without the test cells of the lesson's other exercises."""
+    nb = copy.deepcopy(nb)
+    nb.cells = [c for c in nb.cells if not cell_grade_id(c).startswith("test_") or cell_grade_id(c) in KEPT]
+    return nb
+
+
 def graded(answer: str):
     nb = fill_answers(student_nb(LESSON), source_nb(LESSON), {"evaluate_precision_policies": answer})
     settings = Settings(jobs=1, seed=1, diagnose=False)
-    return grade_notebook("ada", grading_lesson(LESSON), nbformat.writes(nb).encode(), settings, ROOT)
+    full = grading_lesson(LESSON, mistakes=False)
+    release = nbformat.writes(trimmed(nbformat.reads(full.release, as_version=4)))
+    lesson = Lesson(LESSON, nbformat.writes(trimmed(source_nb(LESSON))), release, release, "")
+    r = grade_notebook("ada", lesson, nbformat.writes(trimmed(nb)).encode(), settings, ROOT)
+    assert sorted(t.grade_id for t in r.tests) == sorted(KEPT), "the trap's checks, graded"
+    return r
 
 
 def show(r):
