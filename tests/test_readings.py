@@ -328,3 +328,13 @@ def test_an_answer_that_tells_the_readings_apart_gets_one_gradings_points(monkey
         "eve", lesson, nbformat.writes(submitted).encode(), Settings(jobs=1, seed=3, diagnose=False), ROOT
     )
     assert sessions == ["", readings.OTHER] and (r.status, r.score) == ("ok", 2.0), r.to_dict()
+
+
+def test_the_question_after_a_failed_check_fits_the_watchdogs_grace_with_the_probe():
+    """The checker sends a test's record after the emulation's probe and the question about the
+    chip's choices, each with its own time: both within the grace the worker's watchdog allows a
+    checker beyond a cell's limit, or a slow pair would kill the checker before the record (and a
+    tampering the probe found) reached the worker (the hostile review's finding)."""
+    from autograder.grader.core.settings import ASK_SECONDS, CHECKER_GRACE, PROBE_SECONDS
+
+    assert PROBE_SECONDS + ASK_SECONDS < CHECKER_GRACE
