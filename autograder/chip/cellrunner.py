@@ -36,6 +36,8 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .other_reading import NOTED_ENV
+
 MAGIC_LINE = re.compile(r"^(\s*)[%!]")
 CELL_MAGICS_RUN = ("%%time", "%%timeit", "%%capture")
 
@@ -223,11 +225,11 @@ def swapped(
     saved = dict(run.namespace)
     try:
         with tempfile.TemporaryDirectory(prefix="cellrunner-") as tmp, process_state(Path(tmp)):
-            os.environ.pop("COURSE_EMULATION_CHOICES", None)  # the answer's own (the environment is put back)
+            os.environ.pop(NOTED_ENV, None)  # the answer's own (the environment is put back)
             results = [exec_cell(code, run.namespace, -1, "answer", cell_timeout)]
             results += [exec_cell(src, run.namespace, i, gid, cell_timeout) for i, gid, src in cells]
             if noted is not None:
-                noted.append(os.environ.get("COURSE_EMULATION_CHOICES", ""))
+                noted.append(os.environ.get(NOTED_ENV, ""))
     finally:
         run.namespace.clear()
         run.namespace.update(saved)

@@ -31,18 +31,13 @@ WHAT = {"loop-casts": "whether a narrow cast in a loop's body is moved out of th
 # The question the checker sends after a failed check (student_side.probe runs it; it reads only
 # what the emulation wrote), and, before an author's candidate answer is swapped in (lessoncheck),
 # the emulation's note forgotten: each candidate is asked about its own programs
-ASK_CODE = """
+ASK_CODE = f"""
 def run_probe(args):
     import os
 
-    return [os.environ.get("COURSE_EMULATION_CHOICES", "")]
+    return [os.environ.get("{NOTED_ENV}", "")]
 """
-FORGET_CODE = """
-def run_probe(args):
-    import os
-
-    return [os.environ.pop("COURSE_EMULATION_CHOICES", "")]
-"""
+FORGET_CODE = ASK_CODE.replace("os.environ.get(", "os.environ.pop(")
 
 
 def noted(value) -> list[str]:
