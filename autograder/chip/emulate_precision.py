@@ -18,9 +18,9 @@ the chip's matrix unit computes them:
     algorithm: presets BF16_BF16_F32, _X3 and _X6 compute as DEFAULT, HIGH and HIGHEST at every
     shape (tests/data/tpu/tpu_dots.json; tpu_compiler.py).
     Tolerances against the chip: DEFAULT within float32 summation order, HIGH within 5% of the chip's
-    own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip).
-    Not modelled: the chip's approximate reciprocal (division by a value cast up from bf16), its
-    transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
+    own error, HIGHEST within 2x of it. XLA:CPU is capped at AVX (no fused multiply-add, as on the chip),
+    at LLVM's level 0. Not modelled: the chip's approximate reciprocal (division by a value cast up
+    from bf16), its transcendental functions, its result for infinite inputs at HIGH/HIGHEST (here NaN).
 GPU: DEFAULT and HIGH = TF32 (inputs rounded to a 10-bit mantissa), HIGHEST = exact; a patch of
 jax.lax.dot at trace time, casts as the CPU computes them. Both: dot algorithms such as
 "BF16_BF16_F32" or "TF32_TF32_F32_X3" round as they say. The backend name stays "cpu".
@@ -34,18 +34,18 @@ kernel's stderr and ends the kernel, never grading without the emulation.
 
 def _course_without_fma(mode):
     """The chip rounds a * b + c twice; XLA:CPU contracts it into one fused multiply-add where the CPU
-    has FMA (x86-64 from AVX2 on): capped at AVX it rounds twice too, as the chip does. Sets that cap
-    in XLA_FLAGS for ``mode`` "tpu" on x86-64 (it only takes effect before JAX opens its backends:
-    the emulation's probe checks it did); returns whether it applies. COURSE_EMULATE_WITHOUT=rule,...:
-    a maintainers' switch, read before any student code runs: the named rules of _chip_compiler are
-    left out (tests/test_golden_casts.py shows that leaving out any one loses a recorded pattern)."""
-    import os
-    import platform
+    has FMA (x86-64 from AVX2 on): capped at AVX it rounds twice too, as the chip does. Without FMA or
+    fast-math, LLVM's level 0 compiles in about half the time, with the same bits but a sum's order
+    (tests/test_compile_level.py). Both set in XLA_FLAGS for "tpu" on x86-64 (before JAX opens its
+    backends: the probe checks); returns whether they apply. COURSE_EMULATE_WITHOUT=rule,...: a maintainers' switch,
+    read before any student code runs: the named rules of _chip_compiler are left out."""
+    import os, platform  # noqa: E401
 
     without = frozenset(r for r in os.environ.get("COURSE_EMULATE_WITHOUT", "").split(",") if r)
     no_fma = mode == "tpu" and platform.machine() in ("x86_64", "AMD64") and "no-fma" not in without
-    if no_fma and "--xla_cpu_max_isa" not in os.environ.get("XLA_FLAGS", ""):
-        os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_cpu_max_isa=AVX").strip()
+    for flag, value in (("--xla_cpu_max_isa", "AVX"), ("--xla_backend_optimization_level", "0")):
+        if no_fma and flag not in os.environ.get("XLA_FLAGS", ""):
+            os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + f" {flag}={value}").strip()
     return no_fma
 
 
