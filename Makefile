@@ -33,8 +33,8 @@ run: $(STAMP)
 ## make test: the linter, then the whole test suite but its second tier (notebooks in parallel).
 ## Every solution notebook runs with its hidden tests under emulated TPU precision here; the tests
 ## marked `compat` (pyproject.toml: slow and rarely changed, listed in docs/TESTING.md) are
-## `make compat`'s, with every lesson on plain CPU (CI runs both); `make test` takes about 17 minutes
-## on 2 cores with its venv made (docs/TESTING.md, "Where make test's time goes").
+## `make compat`'s, with every lesson on plain CPU (CI runs both); `make test` takes about 12 to 15
+## minutes on 2 cores with its venv made (docs/TESTING.md, "Where make test's time goes").
 test: $(STAMP) sandbox lint
 	$(PY) -m pytest -p no:nbmake -n $(JOBS) --dist loadfile -m "not compat" tests
 
