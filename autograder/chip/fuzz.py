@@ -161,12 +161,15 @@ def _as_float(raw: np.ndarray, dtype: str, shape) -> np.ndarray:
     return np.frombuffer(raw.tobytes(), dt).reshape(shape).astype(np.float64)
 
 
+def sums(tags) -> bool:
+    """Whether a program with these tags sums (its order may differ from the chip's, and by level)."""
+    return bool(set(tags) & set(SUMMING)) or any(f"structure:{t}" in tags for t in SUMMING)
+
+
 def verdict(program: dict, chip: list[np.ndarray], chip_meta: list[dict], here: list[np.ndarray]) -> tuple[str, str]:
     """("exact" | "close" | "mismatch", why) for one program's outputs (raw chip bytes, here arrays)."""
     if len(here) != len(chip_meta):
         return "mismatch", f"{len(here)} outputs here, {len(chip_meta)} on the chip"
-    tags = set(program["tags"])
-    summing = bool(tags & set(SUMMING)) or any(f"structure:{t}" in tags for t in SUMMING)
     worst = "exact"
     for i, (raw, meta, mine) in enumerate(zip(chip, chip_meta, here)):
         if mine.dtype.name != meta["dtype"] or list(mine.shape) != meta["shape"]:
@@ -182,7 +185,7 @@ def verdict(program: dict, chip: list[np.ndarray], chip_meta: list[dict], here: 
             return "mismatch", f"output {i}: NaN at {int((np.isnan(a) != np.isnan(b)).sum())} elements on one side only"
         if np.array_equal(a[~nan], b[~nan]):
             continue  # equal values (another NaN payload, or -0 for 0)
-        if not summing:
+        if not sums(program["tags"]):
             diff = np.abs(a[~nan] - b[~nan])
             return (
                 "mismatch",
